@@ -1,0 +1,1 @@
+//! The Lens compiler: sources -> checked AST -> IR -> optimised ROM image.

@@ -1,0 +1,1 @@
+//! Joseki DAG: SGF import, Fotland-style compressed encoding, walker.

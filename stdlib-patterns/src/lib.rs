@@ -1,0 +1,1 @@
+//! The Lens standard pattern library.

@@ -1,0 +1,273 @@
+//! `RomSpec`: the semantic content of a ROM image, as the compiler hands it to the ROM writer.
+//!
+//! This is the contract between `lens-compiler` (which resolves, checks, orients, orders and
+//! builds decision trees) and the ROM writer in this crate (which packs masks in the VM's bit
+//! layout, builds jump tables and kernel tables, and serialises). The writer lives here, next to
+//! the reader, so the wire format is defined in one place (`rom/`).
+//!
+//! Conventions: offsets are `(dx, dy)` relative to the focus, `dx` east, `dy` south (see
+//! [`crate::geometry`]); state sets use bit 0 friend, bit 1 foe, bit 2 empty, bit 3 off-board
+//! (the *allowed* states; the absence bits stored in masks are the complement).
+//! Everything is deterministic: no hash maps, every list in the order given.
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+/// Allowed states of a point: bit 0 friend, 1 foe, 2 empty, 3 off-board.
+pub type States = u8;
+
+/// A point relative to the focus in the pattern's drawn orientation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Offset {
+    pub dx: i16,
+    pub dy: i16,
+}
+
+impl Offset {
+    pub const FOCUS: Offset = Offset { dx: 0, dy: 0 };
+    pub const fn new(dx: i16, dy: i16) -> Self {
+        Offset { dx, dy }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct RomSpec {
+    /// e.g. `"lensc 0.1.0"`.
+    pub toolchain: String,
+    /// A stable hash of all source bytes (FNV-1a 64 over the sorted inputs).
+    pub source_hash: u64,
+    pub classes: Vec<ClassSpec>,
+    /// Engine globals, by index (tests refer to them by index).
+    pub globals: Vec<String>,
+    /// Engine predicates, by index.
+    pub externs: Vec<ExternSpec>,
+    pub sequences: Vec<SequenceSpec>,
+    pub lenses: Vec<LensSpec>,
+    pub joseki: Vec<JosekiBlobSpec>,
+    /// Names and source spans; `None` when stripped (`lensc compile --strip`).
+    pub debug: Option<DebugSpec>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Mode {
+    Best,
+    All,
+    First,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OrientPolicy {
+    All,
+    Up,
+    Identity,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ClassSpec {
+    pub name: String,
+    pub mode: Mode,
+    /// Allowed states of the focus point (checked before any pattern).
+    pub focus: States,
+    /// Field window (odd width and height, focus in the middle). 3, 5, 7 use the packed kernel.
+    pub width: u8,
+    pub height: u8,
+    pub orient: OrientPolicy,
+    /// Value of the implicit last pattern that always matches (`default N;`).
+    pub default_value: Option<i32>,
+    /// Patterns and globs in the order to try them (the compiler has sorted by priority, then
+    /// selectivity within equal priority, then source order).
+    pub nodes: Vec<ClassNode>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ClassNode {
+    Pattern(PatternSpec),
+    /// If the header fails in an orientation, every member is skipped in that orientation.
+    Glob { header: PatternSpec, members: Vec<ClassNode> },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct PatternSpec {
+    /// Index into [`DebugSpec::patterns`] (stable even when debug info is stripped).
+    pub id: u32,
+    pub priority: i32,
+    /// Constrained points in the drawn orientation (unconstrained points omitted; the focus
+    /// is included only if the pattern narrows it beyond the class's focus states).
+    pub cells: Vec<CellSpec>,
+    /// The distinct orientations to compile, ascending; symmetric duplicates already dropped
+    /// by the compiler. Each variant's "up" is `orientation.up()`.
+    pub orientations: Vec<u8>,
+    /// For each entry of `orientations`, the orientations it also stands for (itself
+    /// included), as a bit set: a symmetric pattern's single variant answers for all 8.
+    pub covers: Vec<u8>,
+    /// ANDed, already sorted cheapest first.
+    pub tests: Vec<TestSpec>,
+    /// `None` for glob headers.
+    pub result: Option<ResultSpec>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct CellSpec {
+    pub at: Offset,
+    pub allowed: States,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Colour {
+    Friend,
+    Foe,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BinOp {
+    Or,
+    And,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Add,
+    Sub,
+}
+
+/// Test expressions over the board around the focus. Points are offsets in the drawn
+/// orientation; the VM maps them through the matched variant's orientation. Booleans are
+/// integers (0 false, anything else true).
+#[derive(Clone, Debug, PartialEq)]
+pub enum TestExpr {
+    Int(i32),
+    /// Liberties of the string at the point (0 if empty or off-board).
+    Libs(Offset),
+    /// Distance to the nearest edge, 1-based (first line = 1; 0 if off-board).
+    Line(Offset),
+    /// The point holds a string with exactly one liberty.
+    Atari(Offset),
+    /// Some string of the colour orthogonally adjacent to the point is in atari.
+    NbrAtari(Offset, Colour),
+    /// Manhattan distance to the nearest stone of the colour (255 if none on the board).
+    Dist(Offset, Colour),
+    /// Number of points whose state is in `states` within Chebyshev radius `radius`
+    /// (a `(2r+1)^2` square) around the point, the point itself included.
+    Count { at: Offset, states: States, radius: u8 },
+    /// NEMESIS ANYn: some stone within Manhattan distance `radius` (1..=3), point excluded.
+    Any { at: Offset, radius: u8 },
+    /// NEMESIS ADJn: number of stones orthogonally adjacent.
+    Adj(Offset),
+    /// NEMESIS EMPTY8: the 8 neighbours are all empty (off-board counts as not empty).
+    Empty8(Offset),
+    /// NEMESIS EMPTY25: the 5x5 square around the point holds no stone (off-board allowed).
+    Empty25(Offset),
+    /// The engine's mark bit on the point (host).
+    Mark(Offset),
+    /// Engine global by index (host).
+    Global(u16),
+    /// Engine predicate by index (host), with point/int arguments.
+    Extern { index: u16, args: Vec<ExternArg> },
+    Not(alloc::boxed::Box<TestExpr>),
+    Neg(alloc::boxed::Box<TestExpr>),
+    Bin(BinOp, alloc::boxed::Box<TestExpr>, alloc::boxed::Box<TestExpr>),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExternArg {
+    Point(Offset),
+    Int(i32),
+    Colour(Colour),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TestSpec {
+    pub expr: TestExpr,
+    /// Estimated cost (built-ins small; externs as declared).
+    pub cost: u32,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ExternSpec {
+    pub name: String,
+    pub arity: u8,
+    pub cost: u32,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ResultSpec {
+    /// Suggest a move at `at` with `value`, descriptor `bits`, optional sequence index.
+    Move { at: Offset, value: i32, bits: u32, sequence: Option<u32> },
+    /// "Don't play at `at`": goes on the call's reject list, matching continues, later
+    /// suggestions for that point are dropped.
+    Reject { at: Offset },
+    /// A value with no move (eye values, assessments).
+    Value { value: i32, bits: u32 },
+}
+
+/// A move tree in pre-order; colours alternate from friend at depth 0.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct SequenceSpec {
+    pub nodes: Vec<SeqNodeSpec>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeqNodeSpec {
+    /// `None` = pass / tenuki.
+    pub at: Option<Offset>,
+    /// Depth in the tree (0 = first move); a node's children follow it with depth + 1.
+    pub depth: u16,
+}
+
+/// A lens: fields of tests in the frame of its endpoints, compiled to a decision tree.
+/// Frame coordinates: offsets from the first endpoint, as `(col, -row)` of the written
+/// coordinates (so `d4` minus `d3` is `(0, -1)`, north). At run time the VM finds the
+/// orientations mapping the written endpoints onto the given board points.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LensSpec {
+    pub lens_type: u32,
+    pub name: String,
+    /// Endpoints relative to the first (the first is always `(0, 0)`).
+    pub endpoints: Vec<Offset>,
+    pub fields: Vec<LensFieldSpec>,
+    /// Decision tree over point states; node 0 is the root.
+    pub tree: Vec<TreeNode>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct LensFieldSpec {
+    pub states: Vec<CellSpec>,
+    pub tests: Vec<TestSpec>,
+    pub result: ResultSpec,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum TreeNode {
+    /// Branch on the state of `at`: `children[state]` for friend, foe, empty, off.
+    Branch { at: Offset, children: [u32; 4] },
+    /// Fields (indices into `fields`, in source order) whose state constraints all hold on
+    /// this path; their tests still have to run.
+    Leaf { fields: Vec<u32> },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct JosekiBlobSpec {
+    pub name: String,
+    /// An encoded DAG from `lens-joseki` (opaque to the ROM layer, checksummed).
+    pub bytes: Vec<u8>,
+}
+
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct DebugSpec {
+    /// Source file names, in input order.
+    pub files: Vec<String>,
+    /// Indexed by [`PatternSpec::id`].
+    pub patterns: Vec<PatternDebug>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct PatternDebug {
+    pub name: String,
+    pub file: u32,
+    pub start: u32,
+    pub end: u32,
+    /// `attr` key/value pairs (GNU Go class letters, values ...), rendered as text.
+    pub attrs: Vec<(String, String)>,
+}
