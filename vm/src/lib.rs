@@ -9,3 +9,4 @@ extern crate std;
 pub mod geometry;
 #[cfg(feature = "builder")]
 pub mod spec;
+pub mod board;
