@@ -204,10 +204,10 @@ impl Board {
     /// Recomputes every string (heads, cycles, counts, liberties) from the stones alone
     /// (for positions built without moves; the history must be empty).
     pub(crate) fn rebuild_strings(&mut self) {
-        self.head = [0; super::layout::CELLS];
-        self.next = [0; super::layout::CELLS];
-        self.libs = [0; super::layout::CELLS];
-        self.count = [0; super::layout::CELLS];
+        self.head = super::layout::Cells::filled(0);
+        self.next = super::layout::Cells::filled(0);
+        self.libs = super::layout::Cells::filled(0);
+        self.count = super::layout::Cells::filled(0);
         let mut stack = [0u16; N * N];
         for y in 0..self.size as i32 {
             for x in 0..self.size as i32 {

@@ -21,7 +21,7 @@ pub use error::{MovesError, PlayError};
 pub use layout::{MAX_SIZE, MIN_SIZE};
 pub use view::{BoardView, Colour, Point};
 
-use layout::{CELLS, EMPTY, OFF, cell, code};
+use layout::{Cells, EMPTY, OFF, cell, code};
 use zobrist::KEYS;
 
 /// How many moves (plays, passes, placements) can be undone. A move beyond it fails with
@@ -95,11 +95,11 @@ pub struct Board {
     ko: u16,
     ko_colour: u8,
     stone_hash: u64,
-    colour: [u8; CELLS],
-    head: [u16; CELLS],
-    next: [u16; CELLS],
-    libs: [u16; CELLS],
-    count: [u16; CELLS],
+    colour: Cells<u8>,
+    head: Cells<u16>,
+    next: Cells<u16>,
+    libs: Cells<u16>,
+    count: Cells<u16>,
     /// `rows[colour_code - 1][y]`, bit `x` set = stone.
     rows: [[u32; MAX_SIZE as usize]; 2],
     history_len: usize,
@@ -149,7 +149,7 @@ impl Board {
         if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
             return None;
         }
-        let mut colour = [OFF; CELLS];
+        let mut colour = Cells::filled(OFF);
         for y in 0..size as i32 {
             for x in 0..size as i32 {
                 colour[cell(x, y)] = EMPTY;
@@ -162,10 +162,10 @@ impl Board {
             ko_colour: 0,
             stone_hash: 0,
             colour,
-            head: [0; CELLS],
-            next: [0; CELLS],
-            libs: [0; CELLS],
-            count: [0; CELLS],
+            head: Cells::filled(0),
+            next: Cells::filled(0),
+            libs: Cells::filled(0),
+            count: Cells::filled(0),
             rows: [[0; MAX_SIZE as usize]; 2],
             history_len: 0,
             captured_len: 0,
