@@ -72,7 +72,26 @@ impl std::error::Error for DiagramError {}
 const N: usize = MAX_SIZE as usize;
 
 impl Board {
-    /// Parses a text diagram (format in the [module docs](self)). Never panics.
+    /// Parses a text diagram: `X` black, `O` white, `.` (or `+`) empty, whitespace between cells
+    /// optional, one board row per line, north first; the number of rows is the size (square,
+    /// 5..=25). An optional line `to_move: B` or `to_move: W` (default Black) may appear
+    /// anywhere; blank lines are ignored. Strings without liberties are refused. Never panics:
+    /// every problem is a [`DiagramError`] with its line and column.
+    ///
+    /// ```
+    /// use lens_vm::board::{Board, BoardView, Colour, Point};
+    /// let b = Board::from_diagram(
+    ///     ". . . . .
+    ///      . X O . .
+    ///      . . . . .
+    ///      . . . . .
+    ///      . . . . .
+    ///      to_move: W",
+    /// ).unwrap();
+    /// assert_eq!(b.point(2, 1), Point::Stone(Colour::White));
+    /// assert_eq!(b.liberties(1, 1), 3);
+    /// assert_eq!(b.to_move(), Colour::White);
+    /// ```
     pub fn from_diagram(text: &str) -> Result<Board, DiagramError> {
         let err = |line: usize, column: usize, kind| DiagramError {
             line: line as u32,

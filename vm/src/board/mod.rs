@@ -7,6 +7,19 @@
 //!
 //! Coordinates: `x` is the column from the left (west), `y` the row from the top (north), both
 //! from 0. [`coords`] converts GTP vertices (`"D4"`) and SGF points (`"dd"`).
+//!
+//! ```
+//! use lens_vm::board::{Board, BoardView, Colour::*, PlayError};
+//! let mut b = Board::new(9).unwrap();
+//! b.play(Black, 2, 2).unwrap();
+//! assert_eq!(b.play(White, 2, 2), Err(PlayError::Occupied));
+//! let before = b.hash();
+//! b.play(White, 3, 2).unwrap();
+//! assert_eq!(b.liberties(2, 2), 3);
+//! assert_eq!(b.row_bits(White, 2), Some(0b1000));
+//! assert!(b.undo());
+//! assert_eq!(b.hash(), before);
+//! ```
 
 pub mod coords;
 mod diagram;
