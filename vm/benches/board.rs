@@ -3,6 +3,11 @@
 //! - `play_recount`: play, then count the liberties of every string from scratch by flood fill
 //!   (what a board without incremental liberty counts pays to know them), then undo.
 //!
+//!
+//! And `BoardView::window_rows` cutting a 7x7 window around every point of the 19x19 position
+//! from the row bitboards (`window_7x7/row_bits`) against the point-by-point fallback of a
+//! board without bitboards (`window_7x7/points`).
+//!
 //! Positions are mid-game 19x19 and 9x9 boards from a fixed pseudo-random game; each iteration
 //! plays and undoes every legal move of the position once, so the figures are per move.
 
@@ -82,6 +87,47 @@ fn recount(b: &Board) -> u32 {
     total
 }
 
+/// The board seen through `point()` only (no row-bitboard fast path).
+struct PointsOnly<'a>(&'a Board);
+
+impl BoardView for PointsOnly<'_> {
+    fn size(&self) -> u8 {
+        self.0.size()
+    }
+    fn point(&self, x: i32, y: i32) -> Point {
+        self.0.point(x, y)
+    }
+    fn liberties(&self, x: i32, y: i32) -> u16 {
+        self.0.liberties(x, y)
+    }
+}
+
+fn windows(b: &impl BoardView) -> u32 {
+    let n = b.size() as i32;
+    let mut acc = 0;
+    let mut out = [[0u32; 3]; 7];
+    for y in 0..n {
+        for x in 0..n {
+            b.window_rows(black_box(x - 3), black_box(y - 3), 7, &mut out);
+            acc ^= out[3][0] ^ out[3][1] ^ out[6][2];
+        }
+    }
+    acc
+}
+
+fn bench_windows(c: &mut Criterion) {
+    let board = position(19, 150, 7);
+    let mut g = c.benchmark_group("board/window_7x7");
+    g.throughput(Throughput::Elements(19 * 19));
+    g.bench_function("row_bits", |bench| {
+        bench.iter(|| black_box(windows(&board)))
+    });
+    g.bench_function("points", |bench| {
+        bench.iter(|| black_box(windows(&PointsOnly(&board))))
+    });
+    g.finish();
+}
+
 fn legal_moves(b: &Board) -> Vec<(i32, i32)> {
     let n = b.size() as i32;
     (0..n * n)
@@ -134,6 +180,6 @@ criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(30).warm_up_time(std::time::Duration::from_millis(500))
         .measurement_time(std::time::Duration::from_secs(2));
-    targets = bench
+    targets = bench, bench_windows
 }
 criterion_main!(benches);

@@ -156,3 +156,42 @@ fn random_games_capture_and_ko() {
     assert!(captures > 50, "captures {captures}");
     assert!(kos > 0, "kos {kos}");
 }
+
+fn tag(e: PlayError) -> &'static str {
+    match e {
+        PlayError::OffBoard => "off",
+        PlayError::Occupied => "occupied",
+        PlayError::Ko => "ko",
+        PlayError::Suicide => "suicide",
+        other => panic!("unexpected {other:?}"),
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+
+    /// Differential: the same moves on the naive board give the same verdicts (legal, or the same
+    /// reason), the same stones, liberties and ko.
+    #[test]
+    fn agrees_with_naive_board(size in 5u8..=7, moves in prop::collection::vec((any::<bool>(), any::<u16>(), 0u8..30), 0..300)) {
+        let mut b = Board::new(size).unwrap();
+        let mut naive = board_common::NaiveBoard::new(size);
+        let n = size as u16;
+        for (black, p, kind) in moves {
+            let c = colour(black);
+            if kind == 0 {
+                b.pass(c).unwrap();
+                naive.pass();
+            } else {
+                // Mostly the side to move (real games), sometimes the other colour.
+                let c = if kind < 25 { b.to_move() } else { c };
+                let (x, y) = ((p % (n * n) % n) as i32, (p % (n * n) / n) as i32);
+                let (x, y) = if kind == 29 { (x - 1, y + size as i32 - 1) } else { (x, y) };
+                let real = b.play(c, x, y).map_err(tag);
+                let expect = naive.play(c, x, y);
+                prop_assert_eq!(real, expect, "{:?} at ({},{})\n{}", c, x, y, b);
+            }
+            naive.assert_same(&b);
+        }
+    }
+}

@@ -4,7 +4,7 @@
 //! - GTP vertices: a column letter `A`..`Z` skipping `I` (case-insensitive), then the row number
 //!   counted from the bottom (1 = southmost row): `"A1"` is `(0, size - 1)`; `"pass"` is a pass.
 //! - SGF points: two lowercase letters, column then row, from the top-left: `"dd"` is `(3, 3)`;
-//!   the empty string, and `"tt"` on boards up to 19x19, are passes (FF[3] convention).
+//!   the empty string, and `"tt"` on boards up to 19x19, are passes (the `FF[3]` convention).
 
 use core::fmt;
 

@@ -72,7 +72,26 @@ impl std::error::Error for DiagramError {}
 const N: usize = MAX_SIZE as usize;
 
 impl Board {
-    /// Parses a text diagram (format in the [module docs](self)). Never panics.
+    /// Parses a text diagram: `X` black, `O` white, `.` (or `+`) empty, whitespace between cells
+    /// optional, one board row per line, north first; the number of rows is the size (square,
+    /// 5..=25). An optional line `to_move: B` or `to_move: W` (default Black) may appear
+    /// anywhere; blank lines are ignored. Strings without liberties are refused. Never panics:
+    /// every problem is a [`DiagramError`] with its line and column.
+    ///
+    /// ```
+    /// use lens_vm::board::{Board, BoardView, Colour, Point};
+    /// let b = Board::from_diagram(
+    ///     ". . . . .
+    ///      . X O . .
+    ///      . . . . .
+    ///      . . . . .
+    ///      . . . . .
+    ///      to_move: W",
+    /// ).unwrap();
+    /// assert_eq!(b.point(2, 1), Point::Stone(Colour::White));
+    /// assert_eq!(b.liberties(1, 1), 3);
+    /// assert_eq!(b.to_move(), Colour::White);
+    /// ```
     pub fn from_diagram(text: &str) -> Result<Board, DiagramError> {
         let err = |line: usize, column: usize, kind| DiagramError {
             line: line as u32,
@@ -204,10 +223,10 @@ impl Board {
     /// Recomputes every string (heads, cycles, counts, liberties) from the stones alone
     /// (for positions built without moves; the history must be empty).
     pub(crate) fn rebuild_strings(&mut self) {
-        self.head = [0; super::layout::CELLS];
-        self.next = [0; super::layout::CELLS];
-        self.libs = [0; super::layout::CELLS];
-        self.count = [0; super::layout::CELLS];
+        self.head = super::layout::Cells::filled(0);
+        self.next = super::layout::Cells::filled(0);
+        self.libs = super::layout::Cells::filled(0);
+        self.count = super::layout::Cells::filled(0);
         let mut stack = [0u16; N * N];
         for y in 0..self.size as i32 {
             for x in 0..self.size as i32 {

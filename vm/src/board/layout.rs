@@ -50,3 +50,38 @@ pub const fn xy(cell: usize) -> (i32, i32) {
 pub const fn neighbours(cell: usize) -> [usize; 4] {
     [cell - STRIDE, cell - 1, cell + 1, cell + STRIDE]
 }
+
+/// Per-cell arrays are allocated with a power-of-two length and indexed through a mask: every
+/// cell index is `< CELLS` by construction, and the mask lets the compiler drop bounds checks
+/// from the hot loops (an index can never panic; slots past `CELLS` stay off-board and unused).
+pub const SLOTS: usize = 1024;
+const MASK: usize = SLOTS - 1;
+const _: () = assert!(SLOTS >= CELLS);
+
+#[derive(Clone, PartialEq, Eq)]
+pub struct Cells<T>(pub [T; SLOTS]);
+
+impl<T: Copy> Cells<T> {
+    pub const fn filled(v: T) -> Cells<T> {
+        Cells([v; SLOTS])
+    }
+    #[inline(always)]
+    pub fn swap(&mut self, a: usize, b: usize) {
+        self.0.swap(a & MASK, b & MASK);
+    }
+}
+
+impl<T> core::ops::Index<usize> for Cells<T> {
+    type Output = T;
+    #[inline(always)]
+    fn index(&self, i: usize) -> &T {
+        &self.0[i & MASK]
+    }
+}
+
+impl<T> core::ops::IndexMut<usize> for Cells<T> {
+    #[inline(always)]
+    fn index_mut(&mut self, i: usize) -> &mut T {
+        &mut self.0[i & MASK]
+    }
+}

@@ -7,6 +7,19 @@
 //!
 //! Coordinates: `x` is the column from the left (west), `y` the row from the top (north), both
 //! from 0. [`coords`] converts GTP vertices (`"D4"`) and SGF points (`"dd"`).
+//!
+//! ```
+//! use lens_vm::board::{Board, BoardView, Colour::*, PlayError};
+//! let mut b = Board::new(9).unwrap();
+//! b.play(Black, 2, 2).unwrap();
+//! assert_eq!(b.play(White, 2, 2), Err(PlayError::Occupied));
+//! let before = b.hash();
+//! b.play(White, 3, 2).unwrap();
+//! assert_eq!(b.liberties(2, 2), 3);
+//! assert_eq!(b.row_bits(White, 2), Some(0b1000));
+//! assert!(b.undo());
+//! assert_eq!(b.hash(), before);
+//! ```
 
 pub mod coords;
 mod diagram;
@@ -21,7 +34,7 @@ pub use error::{MovesError, PlayError};
 pub use layout::{MAX_SIZE, MIN_SIZE};
 pub use view::{BoardView, Colour, Point};
 
-use layout::{CELLS, EMPTY, OFF, cell, code};
+use layout::{Cells, EMPTY, OFF, cell, code};
 use zobrist::KEYS;
 
 /// How many moves (plays, passes, placements) can be undone. A move beyond it fails with
@@ -95,11 +108,11 @@ pub struct Board {
     ko: u16,
     ko_colour: u8,
     stone_hash: u64,
-    colour: [u8; CELLS],
-    head: [u16; CELLS],
-    next: [u16; CELLS],
-    libs: [u16; CELLS],
-    count: [u16; CELLS],
+    colour: Cells<u8>,
+    head: Cells<u16>,
+    next: Cells<u16>,
+    libs: Cells<u16>,
+    count: Cells<u16>,
     /// `rows[colour_code - 1][y]`, bit `x` set = stone.
     rows: [[u32; MAX_SIZE as usize]; 2],
     history_len: usize,
@@ -149,7 +162,7 @@ impl Board {
         if !(MIN_SIZE..=MAX_SIZE).contains(&size) {
             return None;
         }
-        let mut colour = [OFF; CELLS];
+        let mut colour = Cells::filled(OFF);
         for y in 0..size as i32 {
             for x in 0..size as i32 {
                 colour[cell(x, y)] = EMPTY;
@@ -162,10 +175,10 @@ impl Board {
             ko_colour: 0,
             stone_hash: 0,
             colour,
-            head: [0; CELLS],
-            next: [0; CELLS],
-            libs: [0; CELLS],
-            count: [0; CELLS],
+            head: Cells::filled(0),
+            next: Cells::filled(0),
+            libs: Cells::filled(0),
+            count: Cells::filled(0),
             rows: [[0; MAX_SIZE as usize]; 2],
             history_len: 0,
             captured_len: 0,

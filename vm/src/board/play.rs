@@ -2,7 +2,7 @@
 //! (string merges are cycle splices, undone by the same swap in reverse order) or recomputable
 //! from the restored neighbourhood (liberty increments from captures), so undo is exact.
 
-use super::layout::{CELLS, EMPTY, STRIDE, cell, code, neighbours};
+use super::layout::{EMPTY, SLOTS, STRIDE, cell, code, neighbours};
 use super::zobrist::KEYS;
 use super::{Board, CAPTURE_CAPACITY, Colour, HISTORY_CAPACITY, Kind, PlayError, Undo};
 
@@ -197,15 +197,22 @@ impl Board {
         self.head[p] = p as u16;
         self.next[p] = p as u16;
         self.count[p] = 1;
-        self.libs[p] = 0;
 
-        // Opponent strings lose the liberty `p`; those left with none are captured.
-        let mut seen = Heads::new();
+        // One pass over the neighbours: count empties, collect friendly strings, and take the
+        // liberty `p` from opponent strings, capturing those left with none.
+        let mut own = Heads::new();
+        let mut opp_seen = Heads::new();
+        let mut empties = 0u16;
         let mut n_captured = 0;
         for n in neighbours(p) {
-            if self.colour[n] == opp {
+            let c = self.colour[n];
+            if c == EMPTY {
+                empties += 1;
+            } else if c == me {
+                own.add(self.head[n]);
+            } else if c == opp {
                 let h = self.head[n];
-                if seen.add(h) {
+                if opp_seen.add(h) {
                     self.libs[h as usize] -= 1;
                     if self.libs[h as usize] == 0 {
                         let k = self.capture(h as usize, me);
@@ -216,24 +223,22 @@ impl Board {
                 }
             }
         }
-
-        // Join the friendly strings around `p` into the largest of them.
-        let mut own = Heads::new();
-        for n in neighbours(p) {
-            if self.colour[n] == me {
-                own.add(self.head[n]);
-            }
+        if n_captured > 0 {
+            // Captured neighbours are empty now (and captures bumped `libs[p]`).
+            empties = neighbours(p)
+                .iter()
+                .map(|&n| (self.colour[n] == EMPTY) as u16)
+                .sum();
         }
         if own.n == 0 {
-            let mut l = 0;
-            for n in neighbours(p) {
-                l += (self.colour[n] == EMPTY) as u16;
-            }
-            self.libs[p] = l;
+            self.libs[p] = empties;
             return n_captured;
         }
+        self.libs[p] = 0;
+
+        // Join the friendly strings around `p` into the largest of them.
         let mut base = own.h[0] as usize;
-        for &h in own.as_slice() {
+        for &h in &own.as_slice()[1..] {
             if self.count[h as usize] > self.count[base] {
                 base = h as usize;
             }
@@ -241,41 +246,52 @@ impl Board {
         rec.base = base as u16;
         rec.base_libs = self.libs[base];
         rec.base_count = self.count[base];
-        // One string joined (the common case): its liberties minus `p` plus the new ones of `p`.
-        let single_libs = if own.n == 1 {
+        // The common case, one string joined: its liberties minus `p` plus the new ones of
+        // `p` (counted before `p` joins, as `touches` looks for stones of `base`).
+        let single = if own.n == 1 {
             let mut l = self.libs[base] - 1;
-            for n in neighbours(p) {
-                if self.colour[n] == EMPTY && !self.touches(n, base) {
-                    l += 1;
+            if empties > 0 {
+                for n in neighbours(p) {
+                    if self.colour[n] == EMPTY && !self.touches(n, base) {
+                        l += 1;
+                    }
                 }
             }
             Some(l)
         } else {
             None
         };
-        self.merge(base, p, rec);
-        for &h in own.as_slice() {
-            if h as usize != base {
-                self.merge(base, h as usize, rec);
+        // `p` joins `base`: a one-stone cycle splice.
+        rec.merged[0] = p as u16;
+        rec.n_merged = 1;
+        self.head[p] = base as u16;
+        self.next.swap(base, p);
+        self.count[base] += 1;
+        self.count[p] = 0;
+        if let Some(l) = single {
+            self.libs[base] = l;
+        } else {
+            for &h in own.as_slice() {
+                if h as usize != base {
+                    self.merge(base, h as usize, rec);
+                }
             }
+            self.libs[base] = self.count_libs(base);
         }
-        self.libs[base] = match single_libs {
-            Some(l) => l,
-            None => self.count_libs(base),
-        };
         n_captured
     }
 
-    /// Whether the empty point `q` is adjacent to a stone of the string headed by `h`.
+    /// Whether the empty point `q` is adjacent to a stone of the string headed by `h`
+    /// (`head` is 0 on empty and off-board cells, and no string has head 0).
     #[inline(always)]
     fn touches(&self, q: usize, h: usize) -> bool {
-        let c = self.colour[h];
-        neighbours(q)
-            .iter()
-            .any(|&n| self.colour[n] == c && self.head[n] as usize == h)
+        let h = h as u16;
+        let [a, b, c, d] = neighbours(q);
+        (self.head[a] == h) | (self.head[b] == h) | (self.head[c] == h) | (self.head[d] == h)
     }
 
     /// Merges the string headed by `o` into the one headed by `base`.
+    #[inline(never)]
     fn merge(&mut self, base: usize, o: usize, rec: &mut Undo) {
         let i = rec.n_merged as usize;
         rec.merged[i] = o as u16;
@@ -296,14 +312,15 @@ impl Board {
     }
 
     /// Liberties of the string headed by `h`, counted from scratch.
+    #[inline(never)]
     pub(super) fn count_libs(&self, h: usize) -> u16 {
-        let mut marks = [0u64; CELLS.div_ceil(64)];
+        let mut marks = [0u64; SLOTS / 64];
         let mut l = 0;
         let mut s = h;
         loop {
             for n in neighbours(s) {
                 if self.colour[n] == EMPTY {
-                    let (w, b) = (n / 64, 1u64 << (n % 64));
+                    let (w, b) = ((n / 64) % (SLOTS / 64), 1u64 << (n % 64));
                     if marks[w] & b == 0 {
                         marks[w] |= b;
                         l += 1;
@@ -320,6 +337,8 @@ impl Board {
 
     /// Removes the string headed by `h` (captured by colour `me`), saving its stones in cycle
     /// order from the head; returns how many.
+    #[cold]
+    #[inline(never)]
     fn capture(&mut self, h: usize, me: u8) -> usize {
         let opp = 3 - me;
         let start = self.captured_len;
@@ -361,8 +380,8 @@ impl Board {
         let me = rec.colour;
         let opp = 3 - me;
         let base = rec.base as usize;
-        // Split the merges in reverse order.
-        for i in (0..rec.n_merged as usize).rev() {
+        // Split the merges in reverse order; `p` itself (merged first) needs only the splice.
+        for i in (1..rec.n_merged as usize).rev() {
             let o = rec.merged[i] as usize;
             self.next.swap(base, o);
             let mut s = o;
@@ -378,7 +397,8 @@ impl Board {
             self.count[o] = k;
             self.libs[o] = rec.merged_libs[i];
         }
-        if base != p {
+        if rec.n_merged > 0 {
+            self.next.swap(base, p);
             self.libs[base] = rec.base_libs;
             self.count[base] = rec.base_count;
         }

@@ -5,7 +5,7 @@
 //! `(x, y)` has the same key on every board size: the stone part of the hash does not encode the
 //! size (boards of different sizes are never compared in practice).
 
-use super::layout::CELLS;
+use super::layout::{CELLS, Cells};
 
 /// The fixed seed ("LENS_ZOB" in ASCII). Changing it changes every hash: don't.
 pub const SEED: u64 = 0x4C45_4E53_5F5A_4F42;
@@ -21,17 +21,17 @@ const fn splitmix(state: u64) -> (u64, u64) {
 
 pub(crate) struct Keys {
     /// `stones[colour_code - 1][cell]`.
-    pub stones: [[u64; CELLS]; 2],
+    pub stones: [Cells<u64>; 2],
     /// Ko point keys, per cell.
-    pub ko: [u64; CELLS],
+    pub ko: Cells<u64>,
     /// XORed in when White is to move.
     pub white_to_move: u64,
 }
 
 const fn build() -> Keys {
     let mut keys = Keys {
-        stones: [[0; CELLS]; 2],
-        ko: [0; CELLS],
+        stones: [Cells::filled(0), Cells::filled(0)],
+        ko: Cells::filled(0),
         white_to_move: 0,
     };
     let mut state = SEED;
@@ -41,7 +41,7 @@ const fn build() -> Keys {
         while i < CELLS {
             let (s, k) = splitmix(state);
             state = s;
-            keys.stones[c][i] = k;
+            keys.stones[c].0[i] = k;
             i += 1;
         }
         c += 1;
@@ -50,7 +50,7 @@ const fn build() -> Keys {
     while i < CELLS {
         let (s, k) = splitmix(state);
         state = s;
-        keys.ko[i] = k;
+        keys.ko.0[i] = k;
         i += 1;
     }
     let (_, k) = splitmix(state);

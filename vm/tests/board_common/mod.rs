@@ -94,3 +94,109 @@ pub fn assert_consistent(b: &Board) {
     assert_eq!(b.point(n, n - 1), Point::Off);
     assert_eq!(b.hash(), scratch_hash(b), "hash\n{b}");
 }
+
+/// A deliberately naive board (flood fills, no incremental state) with the same rules, the
+/// oracle for differential tests of legality, captures and ko.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct NaiveBoard {
+    pub size: i32,
+    pub cells: Vec<Option<Colour>>,
+    /// The point `ko.1` may not play at next.
+    pub ko: Option<((i32, i32), Colour)>,
+}
+
+impl NaiveBoard {
+    pub fn new(size: u8) -> NaiveBoard {
+        NaiveBoard {
+            size: size as i32,
+            cells: vec![None; size as usize * size as usize],
+            ko: None,
+        }
+    }
+
+    fn at(&self, x: i32, y: i32) -> Option<Option<Colour>> {
+        ((0..self.size).contains(&x) && (0..self.size).contains(&y))
+            .then(|| self.cells[(y * self.size + x) as usize])
+    }
+
+    /// Stones and liberty count of the string at `(x, y)`.
+    fn string(&self, x: i32, y: i32) -> (Vec<(i32, i32)>, usize) {
+        let c = self.at(x, y).flatten().unwrap();
+        let mut stones = vec![(x, y)];
+        let mut libs = Vec::new();
+        let mut i = 0;
+        while i < stones.len() {
+            let (sx, sy) = stones[i];
+            i += 1;
+            for (dx, dy) in [(0, -1), (-1, 0), (1, 0), (0, 1)] {
+                let q = (sx + dx, sy + dy);
+                match self.at(q.0, q.1) {
+                    Some(None) if !libs.contains(&q) => libs.push(q),
+                    Some(Some(c2)) if c2 == c && !stones.contains(&q) => stones.push(q),
+                    _ => {}
+                }
+            }
+        }
+        (stones, libs.len())
+    }
+
+    /// Same contract as `Board::play`, returning the error as a string tag.
+    pub fn play(&mut self, c: Colour, x: i32, y: i32) -> Result<(), &'static str> {
+        match self.at(x, y) {
+            None => return Err("off"),
+            Some(Some(_)) => return Err("occupied"),
+            Some(None) => {}
+        }
+        if self.ko == Some(((x, y), c)) {
+            return Err("ko");
+        }
+        let saved = self.clone();
+        self.cells[(y * self.size + x) as usize] = Some(c);
+        let mut captured = Vec::new();
+        for (dx, dy) in [(0, -1), (-1, 0), (1, 0), (0, 1)] {
+            let (nx, ny) = (x + dx, y + dy);
+            if self.at(nx, ny) == Some(Some(c.opponent())) {
+                let (stones, libs) = self.string(nx, ny);
+                if libs == 0 {
+                    for (sx, sy) in stones {
+                        self.cells[(sy * self.size + sx) as usize] = None;
+                        captured.push((sx, sy));
+                    }
+                }
+            }
+        }
+        let (own, own_libs) = self.string(x, y);
+        if own_libs == 0 {
+            *self = saved;
+            return Err("suicide");
+        }
+        self.ko = (captured.len() == 1 && own.len() == 1 && own_libs == 1)
+            .then(|| (captured[0], c.opponent()));
+        Ok(())
+    }
+
+    pub fn pass(&mut self) {
+        self.ko = None;
+    }
+
+    /// Compares with the real board: stones, liberties, ko.
+    pub fn assert_same(&self, b: &Board) {
+        for y in 0..self.size {
+            for x in 0..self.size {
+                let expect = match self.cells[(y * self.size + x) as usize] {
+                    None => Point::Empty,
+                    Some(c) => Point::Stone(c),
+                };
+                assert_eq!(b.point(x, y), expect, "point ({x},{y})\n{b}");
+                let libs = if expect == Point::Empty {
+                    0
+                } else {
+                    self.string(x, y).1 as u16
+                };
+                assert_eq!(b.liberties(x, y), libs, "liberties ({x},{y})\n{b}");
+            }
+        }
+        assert_eq!(b.ko_point(), self.ko.map(|k| k.0), "ko point\n{b}");
+        assert_eq!(b.ko_colour(), self.ko.map(|k| k.1), "ko colour\n{b}");
+    }
+}
