@@ -407,6 +407,9 @@ impl Translator<'_> {
     }
 }
 
+/// The largest distance from the focus a Lens class field holds (37x37).
+const MAX_REACH: i32 = 18;
+
 /// Letters a label may use in Lens (`o`, `x`, `O`, `X` are symbols).
 const FREE_LETTERS: &str = "mnpqrstuvwyzabcdefghijklMNPQRSTUVWYZABCDEFGHIJKL";
 
@@ -424,15 +427,18 @@ fn fmt_number(v: &str) -> String {
     }
 }
 
+/// Lens string literal body (`"` and `\\` escaped, as the Lens lexer reads them).
 fn escape(s: &str) -> String {
-    s.chars()
-        .map(|c| match c {
-            '"' => "'".to_string(),
-            '\\' => "/".to_string(),
-            '\t' => " ".to_string(),
-            c => c.to_string(),
-        })
-        .collect()
+    let mut out = String::new();
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\t' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 fn comment_text(s: &str) -> String {
@@ -605,12 +611,14 @@ fn convert_pattern(
                     'Q' => 'O',
                     'Y' => 'X',
                     '*' => '.',
+                    // `,` separates legend entries in Lens, so GNU Go's `,` is drawn `'`.
                     ',' | '!' => {
-                        let entry = format!("{sym} = empty;");
+                        let drawn = if sym == ',' { '\'' } else { '!' };
+                        let entry = format!("{drawn} = empty;");
                         if !legend.contains(&entry) {
                             legend.push(entry);
                         }
-                        sym
+                        drawn
                     }
                     other => other,
                 }
@@ -673,6 +681,12 @@ fn convert_pattern(
     .map(|v| v.abs())
     .max()
     .unwrap_or(0);
+    if radius > MAX_REACH {
+        return Err(format!(
+            "reaches {radius} points from its anchor; Lens fields are at most {0}x{0}",
+            2 * MAX_REACH + 1
+        ));
+    }
     Ok(PatternOut {
         text: s,
         colour,
