@@ -358,6 +358,29 @@ impl BoardView for Board {
     fn row_bits(&self, colour: Colour, y: i32) -> Option<u32> {
         Some(self.row(colour, y))
     }
+    /// The default method's row-bitboard path, reading the rows directly.
+    #[inline]
+    fn window_rows(&self, x0: i32, y0: i32, width: u32, out: &mut [[u32; 3]]) {
+        let width = width.clamp(1, 32);
+        let wmask = (u64::MAX >> (64 - width)) as u32;
+        let (right, left) = if x0 >= 0 {
+            (x0.min(63) as u32, 0)
+        } else {
+            (0, x0.unsigned_abs().min(63))
+        };
+        let cut = |bits: u32| -> u32 { (((bits as u64) >> right) << left) as u32 & wmask };
+        let off = !cut((1u32 << self.size) - 1) & wmask;
+        let mut y = y0;
+        for row in out.iter_mut() {
+            *row = if (y as u32) < self.size as u32 {
+                let [b, w] = [self.rows[0][y as usize], self.rows[1][y as usize]];
+                [cut(b), cut(w), off]
+            } else {
+                [0, 0, wmask]
+            };
+            y = y.saturating_add(1);
+        }
+    }
 }
 
 /// The Zobrist keys the hash is built from, for engines and tests that recompute it:
