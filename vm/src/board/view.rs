@@ -52,15 +52,14 @@ pub trait BoardView {
         let width = width.clamp(1, 32);
         let wmask = (u64::MAX >> (64 - width)) as u32;
         let size = self.size() as i32;
-        // Shift a board-row mask so that column `x0` lands on bit 0.
-        let cut = |bits: u64| -> u32 {
-            let v = if x0 >= 0 {
-                bits.checked_shr(x0 as u32).unwrap_or(0)
-            } else {
-                bits.checked_shl(x0.unsigned_abs()).unwrap_or(0)
-            };
-            v as u32 & wmask
+        // Shift a board-row mask so that column `x0` lands on bit 0 (shifts clamped so that
+        // far-away windows give 0 instead of overflowing).
+        let (right, left) = if x0 >= 0 {
+            (x0.min(63) as u32, 0)
+        } else {
+            (0, x0.unsigned_abs().min(63))
         };
+        let cut = |bits: u64| -> u32 { ((bits >> right) << left) as u32 & wmask };
         let on = cut((1u64 << size.clamp(0, 32)) - 1);
         for (i, row) in out.iter_mut().enumerate() {
             let y = y0.saturating_add(i as i32);
