@@ -11,7 +11,8 @@
 //! Rules: simple ko only (an immediate single-stone recapture); positional superko is left to
 //! the engine ([`Board::stones_hash`] is the hash to keep for it). [`Board::hash`] covers the
 //! stones, the side to move and the ko point, with keys from a fixed seed ([`zobrist_keys`]).
-//! Setup stones ([`Board::place`]) may be added but not removed (SGF `AE` is not supported).
+//! Setup stones: [`Board::place`] adds one (undoable); [`Board::remove`] (SGF `AE`) takes one
+//! away and clears the undo history.
 //!
 //! Size: about 56 KB, mostly the undo history (1024 records of 42 bytes) and the captured
 //! stones kept for undo; the position itself is ~9 KB of per-cell arrays. Play + undo of a

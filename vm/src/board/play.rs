@@ -139,6 +139,27 @@ impl Board {
         Ok(())
     }
 
+    /// Removes a stone as a setup edit (SGF `AE`). Strings are recomputed from scratch and the
+    /// undo history is cleared (a removal may split a string, which the undo records do not
+    /// describe); the ko is cleared, the side to move kept. An empty point is
+    /// [`PlayError::Empty`].
+    pub fn remove(&mut self, x: i32, y: i32) -> Result<(), PlayError> {
+        if !self.on_board(x, y) {
+            return Err(PlayError::OffBoard);
+        }
+        let p = cell(x, y);
+        let c = self.colour[p];
+        if c == EMPTY {
+            return Err(PlayError::Empty);
+        }
+        self.clear_stone(p, c);
+        self.rebuild_strings();
+        self.clear_history();
+        self.ko = 0;
+        self.ko_colour = 0;
+        Ok(())
+    }
+
     /// Takes back the last play, pass or placement; `false` when the history is empty.
     pub fn undo(&mut self) -> bool {
         if self.history_len == 0 {
