@@ -29,6 +29,7 @@ use lens_vm::spec::RomSpec;
 pub mod build;
 pub mod check;
 pub mod emit;
+pub mod import;
 pub mod ir;
 pub mod lower;
 pub mod optimise;
@@ -60,11 +61,15 @@ pub fn compile_program(
     opts: &Options,
 ) -> Result<Compiled, Vec<Diagnostic>> {
     let mut diags = lens_dsl::check(program);
-    if diags.iter().any(Diagnostic::is_error) {
-        return Err(diags);
-    }
+    let front_end_failed = diags.iter().any(Diagnostic::is_error);
     let (mut ir, lowered) = lower::lower(program);
-    diags.extend(lowered);
+    // Lowering runs even when the front end found errors, so problems only the compiler sees
+    // are reported in the same run; what the front end already reports is not repeated.
+    diags.extend(
+        lowered
+            .into_iter()
+            .filter(|d| !front_end_failed || lower::SEMANTIC_ONLY.contains(&d.code)),
+    );
     // The checks across patterns and the optimiser's warnings also run when some patterns
     // failed to lower (they are left out), so one run reports as much as possible.
     diags.extend(check::unreachable(&ir));

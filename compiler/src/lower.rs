@@ -21,6 +21,23 @@ use crate::ir;
 pub const DEFAULT_MODE: Mode = Mode::All;
 pub const DEFAULT_FIELD: (u8, u8) = (5, 5);
 
+/// Diagnostics only the compiler gives (the front end's checks do not cover them); when the
+/// front end failed, only these are added to its report.
+pub const SEMANTIC_ONLY: &[&str] = &[
+    "lens::focus_contradicts_class",
+    "lens::empty_states",
+    "lens::on_board_beyond_edge",
+    "lens::off_board_inside_edges",
+    "lens::impossible_edges",
+    "lens::outside_field_rotated",
+    "lens::result_off_board",
+    "lens::extern_arity",
+    "lens::too_many_endpoints",
+    "lens::glob_depth",
+    "lens::lens_reach",
+    "lens::joseki_not_compiled",
+];
+
 /// Board sizes the VM supports; two drawn opposite edges must leave a board of this height.
 const MIN_BOARD: i32 = 5;
 const MAX_BOARD: i32 = 25;
@@ -698,14 +715,17 @@ impl<'p> Lowerer<'p> {
                 x.abs() > hw || y.abs() > hh
             });
             if let Some(o) = outside {
-                let how = if t.index() == 0 {
-                    String::new()
+                let (code, how) = if t.index() == 0 {
+                    ("lens::outside_field", String::new())
                 } else {
-                    format!(" in orientation {}", t.index())
+                    (
+                        "lens::outside_field_rotated",
+                        format!(" in orientation {}", t.index()),
+                    )
                 };
                 self.diags.push(
                     Diagnostic::error(
-                        "lens::outside_field",
+                        code,
                         format!(
                             "pattern `{}` reaches ({}, {}) from the focus{how}, outside its class's {width}x{height} field",
                             name.node, o.dx, o.dy
@@ -871,7 +891,8 @@ impl<'p> Lowerer<'p> {
         }
     }
 
-    /// A suggested (or rejected) move must be able to be an empty board point.
+    /// A suggested (or rejected) move must be able to be on the board. (A move on a point that
+    /// always holds a stone is the front end's `lens::move_on_stone` warning.)
     fn check_move_point(
         &mut self,
         file: FileId,
@@ -880,8 +901,7 @@ impl<'p> Lowerer<'p> {
         pattern: Option<&ir::Pattern>,
     ) {
         let Some(p) = pattern else { return };
-        let allowed = p.allowed_at(at);
-        if allowed & 7 == 0 {
+        if p.allowed_at(at) & 7 == 0 {
             self.error(
                 "lens::result_off_board",
                 "the result's point is always off the board",
@@ -889,14 +909,6 @@ impl<'p> Lowerer<'p> {
                 span,
                 "no move possible here",
             );
-        } else if allowed & StateSet::EMPTY.0 == 0 && at != Offset::FOCUS {
-            self.diags.push(Diagnostic::warning(
-                "lens::result_on_stone",
-                "the result's point always holds a stone, so no move can be played there",
-                file,
-                span,
-                "never empty",
-            ));
         }
     }
 

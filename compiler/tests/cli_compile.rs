@@ -140,7 +140,7 @@ fn source_errors_exit_1_with_rendered_diagnostics() {
     let lines: Vec<&str> = r.stderr.lines().collect();
     assert_eq!(lines.len(), 1, "{}", r.stderr);
     let v: serde_json::Value = serde_json::from_str(lines[0]).expect("one JSON object per line");
-    assert!(v.to_string().contains("lens::unknown_label"), "{v}");
+    assert!(v.to_string().contains("lens::undefined_label"), "{v}");
 }
 
 #[test]

@@ -99,7 +99,10 @@ fn broken_source_fails_with_the_file_named() {
             rendered,
         }) => {
             assert_eq!(errors, 1);
-            assert!(first.starts_with("pats/bad.lens: unknown label"), "{first}");
+            assert!(
+                first.starts_with("pats/bad.lens: label `z` is not defined"),
+                "{first}"
+            );
             assert!(rendered.contains("pats/bad.lens"), "{rendered}");
             assert!(!rendered.contains('\u{1b}'), "no colour in build output");
         }

@@ -110,12 +110,14 @@ pattern p : c5 {
 ",
     );
     let (errors, _, text) = diagnose("labels.lens", &src);
+    // Reported by the front end's checks, through the compiler's API.
     assert_eq!(
         errors,
         vec![
-            "lens::unknown_label",
-            "lens::unknown_label",
-            "lens::unknown_label"
+            "lens::undefined_label",
+            "lens::undefined_label",
+            "lens::undefined_label",
+            "lens::unknown_sequence"
         ]
     );
     insta::assert_snapshot!(text);
@@ -140,51 +142,59 @@ pattern p : c5 {
 }
 
 #[test]
-fn pattern_larger_than_its_field() {
-    let src = with_classes(
-        "
-pattern p : c3 {
+fn pattern_that_fits_its_field_only_as_drawn() {
+    // A 5x3 field: the row fits as drawn, but `orientations 0 1` also turns it a quarter.
+    let src = "
+class wide { focus empty; field 5x3; orient identity; }
+pattern p : wide {
+    orientations 0 1;
     diagram {
         . . * . .
     }
     => * 1;
 }
-",
-    );
-    let (errors, _, text) = diagnose("field.lens", &src);
-    assert_eq!(errors, vec!["lens::outside_field"]);
+pattern q : wide {
+    orientations 0 2;
+    diagram {
+        . . * . .
+    }
+    => * 1;
+}
+";
+    let (errors, _, text) = diagnose("field.lens", src);
+    // `q` is only tried in orientations that keep rows as rows: it fits.
+    assert_eq!(errors, vec!["lens::outside_field_rotated"]);
     insta::assert_snapshot!(text);
 }
 
 #[test]
-fn contradictory_lens_field() {
+fn lens_with_more_endpoints_than_the_rom_holds() {
     let src = "
-lens 2 l(d3, c4) {
-    field { d4 empty; d4 foe; } => c3 5;
+lens 2 l(a1, b1, c1, d1, e1, f1, g1, h1, j1) {
+    field { b2 empty; } => b2 5;
 }
 ";
     let (errors, _, text) = diagnose("lens.lens", src);
-    assert_eq!(errors, vec!["lens::contradiction"]);
+    assert_eq!(errors, vec!["lens::too_many_endpoints"]);
     insta::assert_snapshot!(text);
 }
 
 #[test]
-fn result_on_a_point_that_is_never_empty_warns() {
+fn result_on_a_point_that_is_always_off_the_board() {
     let src = with_classes(
         "
 pattern p : c5 {
     diagram {
-        X a .
+        X e .
         . * .
     }
-    legend { a = friend; }
-    => a 5;
+    legend { e = off; }
+    => e 5;
 }
 ",
     );
-    let (errors, warnings, _) = diagnose("stone.lens", &src);
-    assert!(errors.is_empty());
-    assert_eq!(warnings, vec!["lens::result_on_stone"]);
+    let (errors, _, _) = diagnose("off.lens", &src);
+    assert_eq!(errors, vec!["lens::result_off_board"]);
 }
 
 #[test]
@@ -278,12 +288,13 @@ pattern c : c5 {
 ",
     );
     let (errors, _, text) = diagnose("many.lens", &src);
+    // The compiler's own check and the front end's, in one run.
     assert_eq!(
         errors,
         vec![
             "lens::focus_contradicts_class",
-            "lens::outside_field",
-            "lens::unknown_label"
+            "lens::exceeds_field",
+            "lens::undefined_label"
         ]
     );
     insta::assert_snapshot!(text);
