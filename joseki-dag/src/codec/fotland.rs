@@ -35,7 +35,8 @@ pub(crate) fn header(bytes: &[u8], pos: usize, tree_moves: u64) -> Result<Layout
         bytes,
         enc: Encoding::Fotland,
         table,
-        counts: [0; 4],
+        code_point: [0; 256],
+        code_class: [0xFF; 256],
         root: end,
         tree_moves,
     })
@@ -145,6 +146,7 @@ pub(crate) fn encode(plan: &[PEntry<'_>], out: &mut Vec<u8>) {
     }
 }
 
+#[inline]
 pub(crate) fn read(l: &Layout<'_>, pos: usize) -> Result<RawEntry, DecodeError> {
     let b = l.bytes;
     let Some(&b0) = b.get(pos) else {

@@ -58,13 +58,15 @@ pub(crate) fn err<T>(offset: usize, reason: &'static str) -> Result<T, DecodeErr
 }
 
 /// The parsed header: where the table and the root list are. `Copy`, no allocation.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub(crate) struct Layout<'a> {
     pub bytes: &'a [u8],
     pub enc: Encoding,
     pub table: &'a [u8],
-    /// Compact: table codes per (has_sibling, has_child) class, in class order.
-    pub counts: [u8; 4],
+    /// Compact: the point byte of each table code.
+    pub code_point: [u8; 256],
+    /// Compact: the class of each table code (0xFF: not a table code).
+    pub code_class: [u8; 256],
     pub root: usize,
     pub tree_moves: u64,
 }
@@ -174,6 +176,7 @@ pub(crate) fn parse_header(bytes: &[u8]) -> Result<Layout<'_>, DecodeError> {
     }
 }
 
+#[inline]
 pub(crate) fn read_entry(l: &Layout<'_>, pos: usize) -> Result<RawEntry, DecodeError> {
     match l.enc {
         Encoding::Fotland => fotland::read(l, pos),
