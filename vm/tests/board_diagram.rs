@@ -226,3 +226,70 @@ fn sgf_points() {
     assert_eq!(format_sgf_point(3, 3).unwrap().as_str(), "dd");
     assert_eq!(format_sgf_point(25, 0), None);
 }
+
+mod fuzz {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Text made of diagram-ish pieces, so that many inputs are nearly valid.
+    fn diagramish() -> impl Strategy<Value = String> {
+        let piece = prop_oneof![
+            8 => Just("."), 3 => Just("X"), 3 => Just("O"), 1 => Just("+"), 2 => Just(" "),
+            2 => Just("\n"), 1 => Just("to_move: W\n"), 1 => Just("to_move:"), 1 => Just("\r\n"),
+            1 => Just("\t"), 1 => Just("é"), 1 => Just("Z"),
+        ];
+        prop::collection::vec(piece, 0..400).prop_map(|v| v.concat())
+    }
+
+    /// A valid random diagram of the given size (stones only where they keep a liberty).
+    fn valid(size: usize, cells: &[u8]) -> String {
+        let mut s = String::new();
+        for y in 0..size {
+            for x in 0..size {
+                // Keep every other column empty: every string then has a liberty.
+                let c = if x % 2 == 1 {
+                    '.'
+                } else {
+                    ['.', 'X', 'O'][cells[y * size + x] as usize % 3]
+                };
+                s.push(c);
+            }
+            s.push('\n');
+        }
+        s
+    }
+
+    proptest! {
+        #[test]
+        fn never_panics(text in diagramish()) {
+            match Board::from_diagram(&text) {
+                Ok(b) => {
+                    // Anything accepted prints to a diagram that parses back to the same board.
+                    let again = Board::from_diagram(&b.to_string()).unwrap();
+                    prop_assert_eq!(again, b);
+                }
+                Err(e) => {
+                    prop_assert!(e.line >= 1 && e.column >= 1);
+                    prop_assert!(e.line as usize <= text.lines().count().max(1));
+                }
+            }
+        }
+
+        #[test]
+        fn valid_diagrams_round_trip(size in 5usize..=25, cells in prop::collection::vec(any::<u8>(), 625),
+                                     white in any::<bool>()) {
+            let mut text = valid(size, &cells);
+            if white {
+                text.push_str("to_move: W\n");
+            }
+            let b = Board::from_diagram(&text).unwrap();
+            assert_consistent(&b);
+            let printed = b.to_string();
+            let expected_rows: Vec<String> = text.lines().filter(|l| !l.starts_with("to_move"))
+                .map(|l| l.chars().map(String::from).collect::<Vec<_>>().join(" ")).collect();
+            let printed_rows: Vec<&str> = printed.lines().filter(|l| !l.starts_with("to_move")).collect();
+            prop_assert_eq!(printed_rows, expected_rows);
+            prop_assert_eq!(b.to_move(), if white { Colour::White } else { Colour::Black });
+        }
+    }
+}

@@ -13,6 +13,7 @@ enum Op {
     Play(bool, u16),
     Place(bool, u16),
     Pass(bool),
+    Remove(u16),
     Undo,
 }
 
@@ -21,6 +22,7 @@ fn op() -> impl Strategy<Value = Op> {
         40 => (any::<bool>(), any::<u16>()).prop_map(|(c, p)| Op::Play(c, p)),
         2 => (any::<bool>(), any::<u16>()).prop_map(|(c, p)| Op::Place(c, p)),
         1 => any::<bool>().prop_map(Op::Pass),
+        1 => any::<u16>().prop_map(Op::Remove),
         3 => Just(Op::Undo),
     ]
 }
@@ -34,6 +36,7 @@ fn colour(black: bool) -> Colour {
 fn run(size: u8, ops: &[Op], check_every: usize) -> Result<(), TestCaseError> {
     let mut b = Board::new(size).unwrap();
     let mut stack: Vec<Board> = vec![b.clone()];
+    let mut base = b.clone();
     let n = size as u16 * size as u16;
     let mut captures_seen = 0;
     for (i, &o) in ops.iter().enumerate() {
@@ -50,6 +53,18 @@ fn run(size: u8, ops: &[Op], check_every: usize) -> Result<(), TestCaseError> {
                 (p % n / size as u16) as i32,
             ),
             Op::Pass(c) => b.pass(colour(c)),
+            Op::Remove(p) => {
+                if b.remove((p % n % size as u16) as i32, (p % n / size as u16) as i32)
+                    .is_ok()
+                {
+                    // A removal starts a new history: the current position is the new base.
+                    prop_assert_eq!(b.history_len(), 0);
+                    stack = vec![b.clone()];
+                    base = b.clone();
+                }
+                assert_consistent(&b);
+                continue;
+            }
             Op::Undo => {
                 if b.undo() {
                     stack.pop();
@@ -86,7 +101,7 @@ fn run(size: u8, ops: &[Op], check_every: usize) -> Result<(), TestCaseError> {
         prop_assert_eq!(&b, stack.last().unwrap());
     }
     prop_assert_eq!(stack.len(), 1);
-    prop_assert_eq!(&b, &Board::new(size).unwrap());
+    prop_assert_eq!(&b, &base);
     let _ = captures_seen;
     Ok(())
 }

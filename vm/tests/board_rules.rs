@@ -307,3 +307,43 @@ fn zobrist_keys_fixed_and_distinct() {
 /// Key of a Black stone at (0, 0): the 29th SplitMix64 output from the seed (padded cell 28),
 /// computed independently of the crate.
 const PINNED_BLACK_A19: u64 = 0x3cb1_d68f_66c4_7444;
+
+#[test]
+fn remove_setup_stones() {
+    // Removing the middle stone of a string splits it into two strings.
+    let mut b = diagram(
+        ". . . . .
+         X X X . .
+         . . . . .
+         . . . . O
+         . . . . .
+         to_move: W",
+    );
+    b.play(W, 0, 0).unwrap();
+    assert_eq!(b.liberties(0, 1), 6);
+    b.remove(1, 1).unwrap();
+    assert_eq!(b.history_len(), 0, "history cleared");
+    assert_eq!(b.liberties(0, 1), 2);
+    assert_eq!(b.liberties(2, 1), 4);
+    assert_eq!(b.liberties(0, 0), 1, "(1,0) only");
+    assert!(!b.same_string((0, 1), (2, 1)));
+    assert_consistent(&b);
+    // Same as the diagram of the result (to_move kept: Black after White's play).
+    let expect = diagram(
+        "O . . . .
+         X . X . .
+         . . . . .
+         . . . . O
+         . . . . .
+         to_move: B",
+    );
+    assert_eq!(b, expect);
+    assert_eq!(b.remove(1, 1), Err(PlayError::Empty));
+    assert_eq!(b.remove(5, 1), Err(PlayError::OffBoard));
+    // Play and undo work on the edited position.
+    let before = b.clone();
+    b.play(B, 1, 1).unwrap();
+    assert_eq!(b.liberties(0, 1), 6);
+    b.undo();
+    assert_eq!(b, before);
+}

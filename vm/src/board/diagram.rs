@@ -99,7 +99,7 @@ impl Board {
             kind,
         };
         let mut grid = [[EMPTY; N]; N];
-        let mut cols = [[0u16; N]; N];
+        let mut cols = [[0u32; N]; N];
         let mut row_line = [0u32; N];
         let mut rows = 0usize;
         let mut width = 0usize;
@@ -149,7 +149,7 @@ impl Board {
                     return Err(err(line, ci + 1, DiagramErrorKind::TooLarge));
                 }
                 grid[rows][n] = v;
-                cols[rows][n] = (ci + 1) as u16;
+                cols[rows][n] = (ci + 1) as u32;
                 n += 1;
             }
             if rows == 0 {

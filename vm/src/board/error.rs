@@ -4,6 +4,7 @@ use core::fmt;
 
 /// Why a move was refused. The board is unchanged after an error.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum PlayError {
     /// The coordinates are outside the board.
     OffBoard,
@@ -15,6 +16,8 @@ pub enum PlayError {
     Suicide,
     /// A setup stone ([`super::Board::place`]) would leave an opponent string without liberties.
     WouldCapture,
+    /// [`super::Board::remove`] on an empty point.
+    Empty,
     /// The undo history is full ([`super::HISTORY_CAPACITY`]); see [`super::Board::clear_history`].
     HistoryFull,
 }
@@ -29,6 +32,7 @@ impl fmt::Display for PlayError {
             PlayError::WouldCapture => {
                 "setup stone would leave an opponent string without liberties"
             }
+            PlayError::Empty => "no stone to remove",
             PlayError::HistoryFull => "undo history full",
         })
     }

@@ -9,6 +9,7 @@ use super::{Board, CAPTURE_CAPACITY, Colour, HISTORY_CAPACITY, Kind, PlayError, 
 /// Distinct values among up to 4 candidates (string heads around a point).
 #[derive(Clone, Copy)]
 struct Heads {
+    /// Unused slots hold 0, which is never a string head.
     h: [u16; 4],
     n: usize,
 }
@@ -18,20 +19,20 @@ impl Heads {
     fn new() -> Heads {
         Heads { h: [0; 4], n: 0 }
     }
+    /// Adds a head (never 0) unless present; fixed work, no loop over `n`.
     #[inline(always)]
     fn add(&mut self, v: u16) -> bool {
-        for i in 0..self.n {
-            if self.h[i] == v {
-                return false;
-            }
+        let h = self.h;
+        if (h[0] == v) | (h[1] == v) | (h[2] == v) | (h[3] == v) {
+            return false;
         }
-        self.h[self.n] = v;
+        self.h[self.n & 3] = v;
         self.n += 1;
         true
     }
     #[inline(always)]
     fn as_slice(&self) -> &[u16] {
-        &self.h[..self.n]
+        &self.h[..self.n.min(4)]
     }
 }
 
@@ -135,6 +136,27 @@ impl Board {
         self.ko_colour = 0;
         self.history[self.history_len] = rec;
         self.history_len += 1;
+        Ok(())
+    }
+
+    /// Removes a stone as a setup edit (SGF `AE`). Strings are recomputed from scratch and the
+    /// undo history is cleared (a removal may split a string, which the undo records do not
+    /// describe); the ko is cleared, the side to move kept. An empty point is
+    /// [`PlayError::Empty`].
+    pub fn remove(&mut self, x: i32, y: i32) -> Result<(), PlayError> {
+        if !self.on_board(x, y) {
+            return Err(PlayError::OffBoard);
+        }
+        let p = cell(x, y);
+        let c = self.colour[p];
+        if c == EMPTY {
+            return Err(PlayError::Empty);
+        }
+        self.clear_stone(p, c);
+        self.rebuild_strings();
+        self.clear_history();
+        self.ko = 0;
+        self.ko_colour = 0;
         Ok(())
     }
 

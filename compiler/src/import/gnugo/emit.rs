@@ -197,26 +197,89 @@ struct Translator<'a> {
     used: Vec<String>,
 }
 
+// Lens precedence levels (`docs/language.md`): comparisons do not chain.
 const PREC_OR: u8 = 1;
 const PREC_AND: u8 = 2;
-const PREC_EQ: u8 = 3;
-const PREC_CMP: u8 = 4;
-const PREC_ADD: u8 = 5;
-const PREC_UNARY: u8 = 6;
-const PREC_ATOM: u8 = 7;
+const PREC_CMP: u8 = 3;
+const PREC_ADD: u8 = 4;
+const PREC_UNARY: u8 = 5;
+const PREC_ATOM: u8 = 6;
 
-fn prec(op: &str) -> u8 {
-    match op {
-        "||" => PREC_OR,
-        "&&" => PREC_AND,
-        "==" | "!=" => PREC_EQ,
-        "<" | "<=" | ">" | ">=" => PREC_CMP,
-        _ => PREC_ADD,
+/// Lens test types: built-ins such as `libs` are integers, extern predicates are conditions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ty {
+    Bool,
+    Int,
+}
+
+/// A translated expression: text, precedence level, type.
+#[derive(Clone, Debug)]
+struct Tr {
+    text: String,
+    prec: u8,
+    ty: Ty,
+}
+
+impl Tr {
+    fn new(text: String, prec: u8, ty: Ty) -> Tr {
+        Tr { text, prec, ty }
+    }
+    fn wrapped(&self, min: u8) -> String {
+        if self.prec < min {
+            format!("({})", self.text)
+        } else {
+            self.text.clone()
+        }
+    }
+    /// C truthiness: an integer used as a condition is `!= 0`.
+    fn into_bool(self) -> Tr {
+        match self.ty {
+            Ty::Bool => self,
+            Ty::Int => Tr::new(
+                format!("{} != 0", self.wrapped(PREC_ADD)),
+                PREC_CMP,
+                Ty::Bool,
+            ),
+        }
+    }
+    fn into_int(self, what: &str) -> Result<Tr, String> {
+        match self.ty {
+            Ty::Int => Ok(self),
+            Ty::Bool => Err(format!(
+                "a condition (`{}`) used as a number in {what}",
+                self.text
+            )),
+        }
     }
 }
 
-fn wrap(s: (String, u8), min: u8) -> String {
-    if s.1 < min { format!("({})", s.0) } else { s.0 }
+fn op_name(op: &str) -> &'static str {
+    match op {
+        "<" => "lt",
+        "<=" => "le",
+        ">" => "gt",
+        ">=" => "ge",
+        "==" => "eq",
+        _ => "ne",
+    }
+}
+
+fn flip(op: &'static str) -> &'static str {
+    match op {
+        "<" => ">",
+        "<=" => ">=",
+        ">" => "<",
+        ">=" => "<=",
+        o => o,
+    }
+}
+
+/// An extern call before it is written: its Lens name, argument texts and kinds, cost.
+struct ExternCall {
+    name: String,
+    args: Vec<String>,
+    kinds: Vec<&'static str>,
+    cost: u32,
 }
 
 impl Translator<'_> {
@@ -261,96 +324,218 @@ impl Translator<'_> {
         Ok(())
     }
 
-    /// Lens text and its precedence level.
-    fn expr(&mut self, e: &CExpr) -> Result<(String, u8), String> {
+    fn emit_call(&mut self, c: ExternCall) -> Result<Tr, String> {
+        self.declare(c.name.clone(), c.kinds, c.cost)?;
+        let text = if c.args.is_empty() {
+            c.name
+        } else {
+            format!("{}({})", c.name, c.args.join(", "))
+        };
+        Ok(Tr::new(text, PREC_ATOM, Ty::Bool))
+    }
+
+    /// The extern a call or name stands for, if it is one (not a built-in mapping).
+    fn as_extern(&mut self, e: &CExpr) -> Result<Option<ExternCall>, String> {
+        match e {
+            CExpr::Name(n) => match autohelpers::lookup(n) {
+                Some(a) if a.params == 0 && !a.variadic => Ok(Some(ExternCall {
+                    name: extern_ident(n),
+                    args: vec![],
+                    kinds: vec![],
+                    cost: a.cost.max(1),
+                })),
+                _ => Ok(None),
+            },
+            CExpr::Call(name, args) => {
+                let helper = autohelpers::lookup(name);
+                if helper.is_some_and(|h| h.mapping != Mapping::Extern) {
+                    return Ok(None);
+                }
+                let arity_ok = match helper {
+                    Some(h) if h.variadic => args.len() >= h.params as usize,
+                    Some(h) => args.len() == h.params as usize,
+                    None => true,
+                };
+                if !arity_ok {
+                    return Err(format!(
+                        "`{name}` takes {} arguments, not {}",
+                        helper.map_or(0, |h| h.params),
+                        args.len()
+                    ));
+                }
+                let variadic = helper.is_some_and(|h| h.variadic);
+                let cost = helper.map_or(autohelpers::UNKNOWN_COST, |h| h.cost.max(1));
+                let mut c = ExternCall {
+                    name: extern_ident(name),
+                    args: vec![],
+                    kinds: vec![],
+                    cost,
+                };
+                let mut tenukis = Vec::new();
+                for (i, a) in args.iter().enumerate() {
+                    match a {
+                        CExpr::Tenuki if variadic && i > 0 => tenukis.push(i),
+                        CExpr::Tenuki => {
+                            return Err(format!("`?` (tenuki) is not an argument of `{name}`"));
+                        }
+                        CExpr::Label(_) => {
+                            c.args.push(self.point(a)?);
+                            c.kinds.push("point");
+                        }
+                        other => {
+                            let t = self.expr(other)?.into_int("an argument")?;
+                            c.args.push(t.text);
+                            c.kinds.push("int");
+                        }
+                    }
+                }
+                if variadic {
+                    // One extern per arity (and tenuki positions): Lens externs have fixed arity.
+                    let _ = write!(c.name, "_{}", args.len());
+                    for t in &tenukis {
+                        let _ = write!(c.name, "_t{t}");
+                    }
+                }
+                Ok(Some(c))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    fn expr(&mut self, e: &CExpr) -> Result<Tr, String> {
         Ok(match e {
             CExpr::Num(n) => match n.parse::<i64>() {
-                Ok(v) => (v.to_string(), PREC_ATOM),
+                Ok(v) => Tr::new(v.to_string(), PREC_ATOM, Ty::Int),
                 Err(_) => {
                     return Err(format!(
                         "non-integer constant `{n}` (Lens tests are integers)"
                     ));
                 }
             },
-            CExpr::Name(n) => match autohelpers::constant(n) {
-                Some(v) => (v.to_string(), PREC_ATOM),
-                None => match autohelpers::lookup(n) {
-                    Some(a) if a.params == 0 && !a.variadic => {
-                        let name = extern_ident(n);
-                        self.declare(name.clone(), vec![], a.cost)?;
-                        (name, PREC_ATOM)
-                    }
-                    Some(_) => return Err(format!("`{n}` needs arguments")),
-                    // Any other C name is an engine variable (`doing_scoring`): a Lens global.
-                    None => {
-                        let name = extern_ident(n);
-                        if name.len() < 2 {
-                            return Err(format!("unknown name `{n}`"));
-                        }
-                        if !self.globals.contains(&name) {
-                            self.globals.push(name.clone());
-                        }
-                        if !self.used.contains(&name) {
-                            self.used.push(name.clone());
-                        }
-                        (name, PREC_ATOM)
-                    }
-                },
-            },
+            CExpr::Name(n) => {
+                if let Some(v) = autohelpers::constant(n) {
+                    return Ok(Tr::new(v.to_string(), PREC_ATOM, Ty::Int));
+                }
+                if let Some(c) = self.as_extern(e)? {
+                    return self.emit_call(c);
+                }
+                if autohelpers::lookup(n).is_some() {
+                    return Err(format!("`{n}` needs arguments"));
+                }
+                // Any other C name is an engine variable (`doing_scoring`): a Lens global.
+                let name = extern_ident(n);
+                if name.len() < 2 {
+                    return Err(format!("unknown name `{n}`"));
+                }
+                if !self.globals.contains(&name) {
+                    self.globals.push(name.clone());
+                }
+                if !self.used.contains(&name) {
+                    self.used.push(name.clone());
+                }
+                Tr::new(name, PREC_ATOM, Ty::Int)
+            }
             CExpr::Label(_) => return Err("a bare point is not a test".into()),
             CExpr::Tenuki => return Err("`?` (tenuki) outside a move sequence".into()),
-            CExpr::Not(inner) => (
-                format!("!{}", wrap(self.expr(inner)?, PREC_UNARY)),
-                PREC_UNARY,
-            ),
-            CExpr::Neg(inner) => (
-                format!("-{}", wrap(self.expr(inner)?, PREC_UNARY)),
-                PREC_UNARY,
-            ),
-            CExpr::Bin(op, l, r) => {
-                let p = prec(op);
-                let ls = self.expr(l)?;
-                let rs = self.expr(r)?;
-                // Comparisons never chain without parentheses; same-level right operands too.
-                let lmin = if p >= PREC_EQ && p <= PREC_CMP {
-                    PREC_ADD
-                } else {
-                    p
-                };
-                let rmin = if p >= PREC_EQ && p <= PREC_CMP {
-                    PREC_ADD
-                } else {
-                    p + 1
-                };
-                (format!("{} {op} {}", wrap(ls, lmin), wrap(rs, rmin)), p)
+            CExpr::Not(inner) => {
+                let t = self.expr(inner)?;
+                match t.ty {
+                    Ty::Int => Tr::new(format!("{} == 0", t.wrapped(PREC_ADD)), PREC_CMP, Ty::Bool),
+                    Ty::Bool => {
+                        Tr::new(format!("!{}", t.wrapped(PREC_UNARY)), PREC_UNARY, Ty::Bool)
+                    }
+                }
             }
+            CExpr::Neg(inner) => {
+                let t = self.expr(inner)?.into_int("`-`")?;
+                Tr::new(format!("-{}", t.wrapped(PREC_UNARY)), PREC_UNARY, Ty::Int)
+            }
+            CExpr::Bin(op, l, r) => match *op {
+                "||" | "&&" => {
+                    let p = if *op == "||" { PREC_OR } else { PREC_AND };
+                    let ls = self.expr(l)?.into_bool();
+                    let rs = self.expr(r)?.into_bool();
+                    Tr::new(
+                        format!("{} {op} {}", ls.wrapped(p), rs.wrapped(p + 1)),
+                        p,
+                        Ty::Bool,
+                    )
+                }
+                "+" | "-" => {
+                    let ls = self.expr(l)?.into_int(&format!("`{op}`"))?;
+                    let rs = self.expr(r)?.into_int(&format!("`{op}`"))?;
+                    Tr::new(
+                        format!("{} {op} {}", ls.wrapped(PREC_ADD), rs.wrapped(PREC_ADD + 1)),
+                        PREC_ADD,
+                        Ty::Int,
+                    )
+                }
+                _ => self.compare(op, l, r)?,
+            },
             CExpr::Ternary(c, a, b) => {
-                // Booleans only: (c && a) || (!c && b).
-                let cs = wrap(self.expr(c)?, PREC_UNARY + 1);
-                let as_ = wrap(self.expr(a)?, PREC_AND + 1);
-                let bs = wrap(self.expr(b)?, PREC_AND + 1);
-                (format!("({cs} && {as_}) || (!{cs} && {bs})"), PREC_OR)
+                // Conditions only: (c && a) || (!c && b).
+                let cs = self.expr(c)?.into_bool();
+                let as_ = self.expr(a)?.into_bool();
+                let bs = self.expr(b)?.into_bool();
+                Tr::new(
+                    format!(
+                        "({} && {}) || (!{} && {})",
+                        cs.wrapped(PREC_AND + 1),
+                        as_.wrapped(PREC_AND + 1),
+                        cs.wrapped(PREC_ATOM),
+                        bs.wrapped(PREC_AND + 1)
+                    ),
+                    PREC_OR,
+                    Ty::Bool,
+                )
             }
             CExpr::Call(name, args) => self.call(name, args)?,
         })
     }
 
-    fn call(&mut self, name: &str, args: &[CExpr]) -> Result<(String, u8), String> {
-        let helper = autohelpers::lookup(name);
-        let arity_ok = match helper {
-            Some(h) if h.variadic => args.len() >= h.params as usize,
-            Some(h) => args.len() == h.params as usize,
-            None => true,
-        };
-        if !arity_ok {
-            return Err(format!(
-                "`{name}` takes {} arguments, not {}",
-                helper.map_or(0, |h| h.params),
-                args.len()
+    /// `a OP b`. An engine function compared with a number becomes one extern predicate with
+    /// the comparison in its name (`olib(*) > 1` is `olib_gt(m, 1)`): Lens externs are conditions.
+    fn compare(&mut self, op: &'static str, l: &CExpr, r: &CExpr) -> Result<Tr, String> {
+        for (call, other, op) in [(l, r, op), (r, l, flip(op))] {
+            if let Some(mut c) = self.as_extern(call)? {
+                let o = self.expr(other)?.into_int("a comparison")?;
+                c.name = format!("{}_{}", c.name, op_name(op));
+                c.args.push(o.wrapped(PREC_OR));
+                c.kinds.push("int");
+                return self.emit_call(c);
+            }
+        }
+        let ls = self.expr(l)?;
+        let rs = self.expr(r)?;
+        if ls.ty == Ty::Bool && rs.ty == Ty::Bool && (op == "==" || op == "!=") {
+            return Ok(Tr::new(
+                format!("{} {op} {}", ls.wrapped(PREC_ADD), rs.wrapped(PREC_ADD)),
+                PREC_CMP,
+                Ty::Bool,
             ));
         }
+        let ls = ls.into_int(&format!("`{op}`"))?;
+        let rs = rs.into_int(&format!("`{op}`"))?;
+        Ok(Tr::new(
+            format!("{} {op} {}", ls.wrapped(PREC_ADD), rs.wrapped(PREC_ADD)),
+            PREC_CMP,
+            Ty::Bool,
+        ))
+    }
+
+    fn call(&mut self, name: &str, args: &[CExpr]) -> Result<Tr, String> {
+        let helper = autohelpers::lookup(name);
         match helper.map(|h| h.mapping) {
-            Some(Mapping::Libs) => Ok((format!("libs({})", self.point(&args[0])?), PREC_ATOM)),
+            Some(Mapping::Libs) => {
+                if args.len() != 1 {
+                    return Err(format!("`{name}` takes 1 argument"));
+                }
+                Ok(Tr::new(
+                    format!("libs({})", self.point(&args[0])?),
+                    PREC_ATOM,
+                    Ty::Int,
+                ))
+            }
             Some(m @ (Mapping::FriendSomewhere | Mapping::FoeSomewhere)) => {
                 if args.is_empty() {
                     return Err(format!("`{name}` needs at least one point"));
@@ -364,44 +549,17 @@ impl Translator<'_> {
                     .iter()
                     .map(|a| Ok(format!("count({}, {colour}, 0)", self.point(a)?)))
                     .collect::<Result<Vec<_>, String>>()?;
-                Ok((format!("{} > 0", terms.join(" + ")), PREC_CMP))
+                Ok(Tr::new(
+                    format!("{} > 0", terms.join(" + ")),
+                    PREC_CMP,
+                    Ty::Bool,
+                ))
             }
             Some(Mapping::Extern) | None => {
-                let variadic = helper.is_some_and(|h| h.variadic);
-                let cost = helper.map_or(autohelpers::UNKNOWN_COST, |h| h.cost.max(1));
-                let mut lens_args = Vec::new();
-                let mut kinds = Vec::new();
-                let mut tenukis = Vec::new();
-                for (i, a) in args.iter().enumerate() {
-                    match a {
-                        CExpr::Tenuki if variadic && i > 0 => tenukis.push(i),
-                        CExpr::Tenuki => {
-                            return Err(format!("`?` (tenuki) is not an argument of `{name}`"));
-                        }
-                        CExpr::Label(_) => {
-                            lens_args.push(self.point(a)?);
-                            kinds.push("point");
-                        }
-                        other => {
-                            lens_args.push(wrap(self.expr(other)?, PREC_OR));
-                            kinds.push("int");
-                        }
-                    }
-                }
-                let mut lens_name = extern_ident(name);
-                if variadic {
-                    // One extern per arity (and tenuki positions): Lens externs have fixed arity.
-                    let _ = write!(lens_name, "_{}", args.len());
-                    for t in &tenukis {
-                        let _ = write!(lens_name, "_t{t}");
-                    }
-                }
-                self.declare(lens_name.clone(), kinds, cost)?;
-                if lens_args.is_empty() {
-                    Ok((lens_name, PREC_ATOM))
-                } else {
-                    Ok((format!("{lens_name}({})", lens_args.join(", ")), PREC_ATOM))
-                }
+                let c = self
+                    .as_extern(&CExpr::Call(name.to_string(), args.to_vec()))?
+                    .ok_or("not an extern")?;
+                self.emit_call(c)
             }
         }
     }
@@ -512,8 +670,11 @@ fn convert_pattern(
         };
         if let Some((_, text)) = &p.constraint {
             let e = cexpr::parse(text).map_err(|e| format!("constraint: {e}"))?;
-            let s = t.expr(&e).map_err(|e| format!("constraint: {e}"))?;
-            wheres.push(s.0);
+            let s = t
+                .expr(&e)
+                .map_err(|e| format!("constraint: {e}"))?
+                .into_bool();
+            wheres.push(s.text);
         }
         if let Some(h) = &p.colon.helper {
             // The hand-written C helper gates the pattern; an engine supplies it.
@@ -553,7 +714,7 @@ fn convert_pattern(
         );
     }
     for (k, v) in &p.colon.attributes {
-        let _ = writeln!(s, "    attr {k} = {};", fmt_number(v));
+        let _ = writeln!(s, "    attr gnugo_{k} = {};", fmt_number(v));
     }
     if let Some(h) = &p.colon.helper {
         let _ = writeln!(s, "    attr gnugo_helper = \"{}\";", escape(h));
@@ -914,10 +1075,10 @@ O*
         // T1: the first stone (X at row 0) anchors; `A` is that stone, so `A` becomes `*`.
         assert!(s.contains("pattern T1 : t_anchor_x {"), "{s}");
         assert!(s.contains("orientations 0 1 2 3;"), "{s}");
-        assert!(s.contains("attr value = 12.6;"), "{s}");
+        assert!(s.contains("attr gnugo_value = 12.6;"), "{s}");
         assert!(s.contains("=> m 13;"), "{s}");
         assert!(
-            s.contains("where libs(*) > 1 && (((count(b, friend, 0) > 0) && xlib(m)) || (!(count(b, friend, 0) > 0) && !attack(*))) && doing_scoring;"),
+            s.contains("where libs(*) > 1 && ((count(b, friend, 0) > 0 && xlib(m)) || (!(count(b, friend, 0) > 0) && !attack(*))) && doing_scoring != 0;"),
             "{s}"
         );
         assert!(s.contains("legend { b = friend | empty; }"), "{s}");
@@ -935,6 +1096,28 @@ O*
         assert!(
             matches!(&out.report.outcomes[2], PatternOutcome::NotImported { name, .. } if name == "T3")
         );
+    }
+
+    #[test]
+    fn engine_numbers_become_comparison_predicates() {
+        let db = "Pattern C1\n\nO*X\n\n:8,-\n\nOab\n\n;olib(*) > 1 && 3 < xlib(a) && xplay_attack(*,?,b)<WIN && !lib(b)\n\n\
+                  Pattern C2\n\nO*X\n\n:8,-\n\nOab\n\n;olib(a) + lib(b) > 2\n";
+        let out = import_str("c.db", db, &Options::default());
+        let s = &out.source;
+        assert!(
+            s.contains("where olib_gt(a, 1) && xlib_gt(a, 3) && xplay_attack_3_t1_lt(a, b, 5) && libs(b) == 0;"),
+            "{s}"
+        );
+        assert!(
+            s.contains("extern xplay_attack_3_t1_lt(point, point, int) cost 100;"),
+            "{s}"
+        );
+        // A condition used as a number has no Lens form: reported, not guessed.
+        assert_eq!(out.report.not_imported(), 1);
+        let PatternOutcome::NotImported { reason, .. } = &out.report.outcomes[1] else {
+            panic!()
+        };
+        assert!(reason.contains("used as a number"), "{reason}");
     }
 
     #[test]
