@@ -42,6 +42,7 @@ pub mod codes {
     pub const DUPLICATE_FIELD_POINT: &str = "lens::duplicate_field_point";
     pub const EMPTY_LENS: &str = "lens::empty_lens";
     pub const ZERO_COST: &str = "lens::zero_cost";
+    pub const WRONG_SYMMETRY: &str = "lens::wrong_symmetry";
 }
 
 /// Where point references are resolved.
@@ -504,6 +505,7 @@ fn check_body(
     let mut legend: Vec<LegendEntry> = Vec::new();
     let mut sequences: BTreeMap<&str, Span> = BTreeMap::new();
     let mut results = 0;
+    let mut symmetry: Option<&Spanned<Symmetry>> = None;
     for it in items {
         let (key, span) = match it {
             PatternItem::Priority(v) => ("priority", v.span),
@@ -537,6 +539,7 @@ fn check_body(
             PatternItem::Diagram(d) if diagram.is_none() => diagram = Some(d),
             PatternItem::Legend(e) => legend.extend(e.iter().cloned()),
             PatternItem::Result(_) => results += 1,
+            PatternItem::Symmetry(s) if symmetry.is_none() => symmetry = Some(s),
             PatternItem::Sequence(s) => {
                 if let Some(f) = sequences.get(s.name.node.as_str()) {
                     cx.err(
@@ -623,6 +626,9 @@ fn check_body(
             );
         }
     }
+    if let (Some(g), Some(sym)) = (&grid, symmetry) {
+        check_symmetry(cx, g, sym);
+    }
     if let (Some(g), Some(d)) = (&grid, diagram) {
         for e in &legend {
             if !g.cells.iter().any(|c| c.symbol == e.symbol.node) {
@@ -654,6 +660,54 @@ fn check_body(
             }
             PatternItem::Sequence(s) => check_seq(cx, &s.body, &scope),
             _ => {}
+        }
+    }
+}
+
+/// A declared symmetry must map the drawn states onto themselves (the compiler trusts it and
+/// skips the orientations it makes redundant). Undrawn points count as "anything".
+fn check_symmetry(cx: &mut Ctx, g: &Grid, sym: &Spanned<Symmetry>) {
+    type Map = fn(i32, i32) -> (i32, i32);
+    let vertical: (Map, &str) = (|x, y| (-x, y), "the mirror in the vertical axis");
+    let horizontal: (Map, &str) = (|x, y| (x, -y), "the mirror in the horizontal axis");
+    let diagonal: (Map, &str) = (|x, y| (y, x), "the mirror in the main diagonal");
+    let anti: (Map, &str) = (|x, y| (-y, -x), "the mirror in the anti-diagonal");
+    let rot180: (Map, &str) = (|x, y| (-x, -y), "the half turn");
+    let generators: Vec<(Map, &str)> = match sym.node {
+        Symmetry::None => vec![],
+        Symmetry::Vertical => vec![vertical],
+        Symmetry::Horizontal => vec![horizontal],
+        Symmetry::Diagonal => vec![diagonal],
+        Symmetry::AntiDiagonal => vec![anti],
+        Symmetry::Cross => vec![vertical, horizontal],
+        Symmetry::DiagonalCross => vec![diagonal, anti],
+        Symmetry::Rotation180 => vec![rot180],
+        Symmetry::Full => vec![vertical, diagonal],
+    };
+    for (f, name) in generators {
+        let bad = g.cells.iter().find(|c| {
+            let (x, y) = f(c.dx, c.dy);
+            g.cell(x, y).map(|o| o.states).unwrap_or(StateSet::ALL) != c.states
+        });
+        if let Some(c) = bad {
+            let (x, y) = f(c.dx, c.dy);
+            let mut d = Diagnostic::error(
+                codes::WRONG_SYMMETRY,
+                format!("the diagram is not symmetric under {name}"),
+                cx.file,
+                sym.span,
+                "declared symmetry",
+            )
+            .with_label(cx.file, c.span, format!("`{}` here", c.symbol));
+            d = match g.cell(x, y) {
+                Some(o) => d.with_label(cx.file, o.span, format!("maps onto `{}` here", o.symbol)),
+                None => d.with_help(format!(
+                    "`{}` maps onto an undrawn point ({x}, {y}) from the focus",
+                    c.symbol
+                )),
+            };
+            cx.err(d);
+            return;
         }
     }
 }

@@ -54,6 +54,14 @@ pub fn parse(file: FileId, text: &str) -> (ast::File, Vec<Diagnostic>) {
             Vec::new()
         }
     };
+    // lalrpop places end-of-input errors after the last token; point at the real end instead.
+    for d in &mut syntax {
+        if d.code == support::UNEXPECTED_EOF {
+            if let Some(l) = d.labels.first_mut() {
+                l.span = Span::new(text.len(), text.len());
+            }
+        }
+    }
     diags.extend(syntax);
     diags.sort_by_key(|d| {
         d.labels
