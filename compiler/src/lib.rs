@@ -1,2 +1,4 @@
 //! The Lens compiler: sources -> checked AST -> IR -> optimised ROM image.
+pub mod disasm;
 pub mod import;
+pub mod stats;
