@@ -28,11 +28,13 @@ use lens_vm::spec::RomSpec;
 
 pub mod build;
 pub mod check;
+pub mod disasm;
 pub mod emit;
 pub mod import;
 pub mod ir;
 pub mod lower;
 pub mod optimise;
+pub mod stats;
 
 /// The toolchain string recorded in every ROM.
 pub const TOOLCHAIN: &str = concat!("lensc ", env!("CARGO_PKG_VERSION"));
