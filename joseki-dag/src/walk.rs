@@ -149,9 +149,18 @@ pub struct Lookup {
 }
 
 /// A walker over one encoded blob (either encoding).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub struct Walker<'a> {
     l: Layout<'a>,
+}
+
+impl std::fmt::Debug for Walker<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Walker")
+            .field("encoding", &self.l.enc)
+            .field("bytes", &self.l.bytes.len())
+            .finish()
+    }
 }
 
 impl<'a> Walker<'a> {
@@ -167,6 +176,7 @@ impl<'a> Walker<'a> {
         (self.l.root < self.l.bytes.len()).then_some(self.l.root)
     }
 
+    #[inline]
     /// The entry in the list at `list` for `point` with colour `rel` after a move of colour `pc`.
     fn find(
         &self,
@@ -443,5 +453,33 @@ impl<'a> Walker<'a> {
         let mut parsed = 0;
         let (_, _, _, ok) = self.follow_rel(line.iter().copied(), &mut parsed);
         ok.then_some(parsed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_map_back_and_forth_and_cover_8_distinct_orientations() {
+        for size in [9u8, 13, 19] {
+            let mut images = std::collections::BTreeSet::new();
+            for o in 0..8 {
+                let f = Frame::orientation(size, o);
+                for x in 0..size {
+                    for y in 0..size {
+                        let (cx, cy) = f.to_corner(x, y).unwrap();
+                        assert_eq!(f.to_board(cx, cy), Some((x, y)));
+                    }
+                }
+                assert_eq!(f.to_corner(size, 0), None);
+                // Where the frame's (3, 4) lands: 8 different board points.
+                images.insert(f.to_board(3, 4).unwrap());
+                // The frame's corner point is a board corner.
+                let (bx, by) = f.to_board(1, 1).unwrap();
+                assert!((bx == 0 || bx == size - 1) && (by == 0 || by == size - 1));
+            }
+            assert_eq!(images.len(), 8);
+        }
     }
 }
