@@ -455,3 +455,31 @@ impl<'a> Walker<'a> {
         ok.then_some(parsed)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_map_back_and_forth_and_cover_8_distinct_orientations() {
+        for size in [9u8, 13, 19] {
+            let mut images = std::collections::BTreeSet::new();
+            for o in 0..8 {
+                let f = Frame::orientation(size, o);
+                for x in 0..size {
+                    for y in 0..size {
+                        let (cx, cy) = f.to_corner(x, y).unwrap();
+                        assert_eq!(f.to_board(cx, cy), Some((x, y)));
+                    }
+                }
+                assert_eq!(f.to_corner(size, 0), None);
+                // Where the frame's (3, 4) lands: 8 different board points.
+                images.insert(f.to_board(3, 4).unwrap());
+                // The frame's corner point is a board corner.
+                let (bx, by) = f.to_board(1, 1).unwrap();
+                assert!((bx == 0 || bx == size - 1) && (by == 0 || by == size - 1));
+            }
+            assert_eq!(images.len(), 8);
+        }
+    }
+}

@@ -157,3 +157,28 @@ fn print_skip_thresholds() {
         }
     }
 }
+
+#[test]
+fn a_blob_travels_in_a_rom_section() {
+    let t = parse_text("d4 ( c6:urgent f3 | e3:trick tenuki )").unwrap();
+    for enc in Encoding::ALL {
+        let blob = encode(&t, enc);
+        let image = lens_vm::rom::write(&lens_vm::spec::RomSpec {
+            joseki: vec![lens_vm::spec::JosekiBlobSpec {
+                name: "hoshi".into(),
+                bytes: blob.clone(),
+            }],
+            ..Default::default()
+        });
+        let rom = lens_vm::Rom::from_bytes(&image).expect("valid ROM");
+        let back = rom.joseki_blob("hoshi").expect("the section");
+        assert_eq!(back, &blob[..]);
+        assert_eq!(decode(back).unwrap(), t);
+        let w = lens_joseki::Walker::new(back).unwrap();
+        let mut out = [(Rel::Same, Point::Pass, MoveType::Normal); 4];
+        assert_eq!(
+            w.follow_frame(&[(Rel::Same, Point::at(4, 4))], &mut out),
+            Some(2)
+        );
+    }
+}

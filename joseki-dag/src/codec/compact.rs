@@ -121,8 +121,8 @@ pub(crate) fn header(bytes: &[u8], pos: usize, tree_moves: u64) -> Result<Layout
     let (mut code_point, mut code_class) = ([0u8; 256], [0xFFu8; 256]);
     let mut code = 0usize;
     for (class, &n) in counts.iter().enumerate() {
-        for rank in 0..n as usize {
-            code_point[code] = order[rank];
+        for &point in &order[..n as usize] {
+            code_point[code] = point;
             code_class[code] = class as u8;
             code += 1;
         }
@@ -306,7 +306,14 @@ pub(crate) fn read(l: &Layout<'_>, pos: usize) -> Result<RawEntry, DecodeError> 
     // Fast path: a one-byte table entry of classes 0-3.
     if let Some(&c0) = b.get(pos) {
         let class = l.code_class[c0 as usize];
-        if class < 4 {
+        // Class 4 with a one-byte skip field is as common on lookup paths as plain entries.
+        let skip = match (class, b.get(pos + 1)) {
+            (4, Some(&v)) if v < 0x80 && pos + 2 + (v as usize) <= b.len() => {
+                Some(pos + 2 + v as usize)
+            }
+            _ => None,
+        };
+        if class < 4 || skip.is_some() {
             let (has_sibling, has_child) = CLASS_BITS[class as usize];
             return Ok(RawEntry {
                 start: pos,
@@ -319,8 +326,8 @@ pub(crate) fn read(l: &Layout<'_>, pos: usize) -> Result<RawEntry, DecodeError> 
                 has_sibling,
                 has_child,
                 ptr: None,
-                skip: None,
-                end: pos + 1,
+                skip,
+                end: pos + 1 + skip.is_some() as usize,
             });
         }
     }

@@ -551,21 +551,3 @@ pub(crate) fn read_far(bytes: &[u8], pos: usize) -> Result<(Point, u8), DecodeEr
     }
     Ok((Point::at(x, b), a >> 6))
 }
-
-/// The move entries' points, counted, most frequent first (ties by point): table training.
-pub(crate) fn ranked_points(
-    plan: &[PEntry<'_>],
-    class_of: impl Fn(&PEntry) -> usize,
-) -> Vec<(u8, [u32; 4])> {
-    let mut counts: std::collections::BTreeMap<u8, [u32; 4]> = Default::default();
-    for p in plan {
-        if let Step::Move(m) = &p.edge.step
-            && let Some(b) = small_point(m.point)
-        {
-            counts.entry(b).or_default()[class_of(p)] += 1;
-        }
-    }
-    let mut v: Vec<(u8, [u32; 4])> = counts.into_iter().collect();
-    v.sort_by_key(|(b, c)| (std::cmp::Reverse(c.iter().sum::<u32>()), *b));
-    v
-}
