@@ -40,7 +40,10 @@ pub type Key = (String, char, String, u8, String, String);
 
 /// Lens orientation index -> GNU Go transformation `ll` (inverse of `GNUGO_TO_LENS`).
 pub fn gnugo_ll(lens_orientation: u8) -> u8 {
-    lens_compiler::import::gnugo::GNUGO_TO_LENS.iter().position(|&o| o == lens_orientation).unwrap() as u8
+    lens_compiler::import::gnugo::GNUGO_TO_LENS
+        .iter()
+        .position(|&o| o == lens_orientation)
+        .unwrap() as u8
 }
 
 pub fn vertex(x: i32, y: i32) -> String {

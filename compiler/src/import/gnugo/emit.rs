@@ -389,6 +389,12 @@ impl Translator<'_> {
                         }
                     }
                 }
+                if c.args.len() > MAX_EXTERN_ARGS {
+                    return Err(format!(
+                        "`{name}` with {} arguments: Lens externs take at most {MAX_EXTERN_ARGS}",
+                        c.args.len()
+                    ));
+                }
                 if variadic {
                     // One extern per arity (and tenuki positions): Lens externs have fixed arity.
                     let _ = write!(c.name, "_{}", args.len());
@@ -555,6 +561,16 @@ impl Translator<'_> {
                     Ty::Bool,
                 ))
             }
+            Some(Mapping::Extern) | None
+                if name.ends_with("_alive_somewhere") && args.len() > MAX_EXTERN_ARGS =>
+            {
+                // "Some listed point is an alive stone": a disjunction, split into calls of 8.
+                let parts = args
+                    .chunks(MAX_EXTERN_ARGS)
+                    .map(|ch| self.call(name, ch).map(|t| t.wrapped(PREC_OR + 1)))
+                    .collect::<Result<Vec<_>, String>>()?;
+                Ok(Tr::new(parts.join(" || "), PREC_OR, Ty::Bool))
+            }
             Some(Mapping::Extern) | None => {
                 let c = self
                     .as_extern(&CExpr::Call(name.to_string(), args.to_vec()))?
@@ -576,11 +592,16 @@ pub fn reach(p: &DbPattern, r: usize, c: usize) -> i32 {
     let bottom = d.height() as i32 - 1 + d.edges.south as i32;
     let left = -(d.edges.west as i32);
     let right = d.width() as i32 - 1 + d.edges.east as i32;
-    [top - r as i32, bottom - r as i32, left - c as i32, right - c as i32]
-        .iter()
-        .map(|v| v.abs())
-        .max()
-        .unwrap_or(0)
+    [
+        top - r as i32,
+        bottom - r as i32,
+        left - c as i32,
+        right - c as i32,
+    ]
+    .iter()
+    .map(|v| v.abs())
+    .max()
+    .unwrap_or(0)
 }
 
 /// The Lens focus of a pattern: GNU Go's anchor when the pattern fits a 19x19 field around it,
@@ -603,6 +624,9 @@ pub fn focus_of(p: &DbPattern, anchor: (usize, usize, AnchorColour)) -> Option<(
 pub fn wide_class_name(stem: &str) -> String {
     format!("{stem}_wide")
 }
+
+/// The most arguments a Lens extern takes (the compiler's limit).
+const MAX_EXTERN_ARGS: usize = 8;
 
 /// Letters a label may use in Lens (`o`, `x`, `O`, `X` are symbols).
 const FREE_LETTERS: &str = "mnpqrstuvwyzabcdefghijklMNPQRSTUVWYZABCDEFGHIJKL";
@@ -755,7 +779,11 @@ fn convert_pattern(
         }
     }
     let wide = (fr, fc) != (ar, ac);
-    let class = if wide { wide_class_name(stem) } else { class_name(stem, colour) };
+    let class = if wide {
+        wide_class_name(stem)
+    } else {
+        class_name(stem, colour)
+    };
     let _ = writeln!(s, "pattern {name} : {class} {{");
     if name != p.name {
         let _ = writeln!(s, "    attr gnugo_name = \"{}\";", escape(&p.name));
@@ -1123,7 +1151,7 @@ O*
         assert!(s.contains("attr gnugo_value = 12.6;"), "{s}");
         assert!(s.contains("=> m 13;"), "{s}");
         assert!(
-            s.contains("where libs(*) > 1 && ((count(b, friend, 0) > 0 && xlib(m)) || (!(count(b, friend, 0) > 0) && !attack(*))) && doing_scoring != 0;"),
+            s.contains("where libs(*) > 1 && (count(b, friend, 0) > 0 && xlib(m) || !(count(b, friend, 0) > 0) && !attack(*)) && doing_scoring != 0;"),
             "{s}"
         );
         assert!(s.contains("legend { b = friend | empty; }"), "{s}");

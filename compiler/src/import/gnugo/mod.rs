@@ -15,8 +15,8 @@ pub mod report;
 
 pub use db::{Database, DbError, DbPattern, parse_db};
 pub use emit::{
-    AnchorColour, GNUGO_TO_LENS, MAX_REACH, anchor_of, class_name, focus_of, lens_orientations, reach, stem_ident,
-    wide_class_name,
+    AnchorColour, GNUGO_TO_LENS, MAX_REACH, anchor_of, class_name, focus_of, lens_orientations,
+    reach, stem_ident, wide_class_name,
 };
 pub use report::{FileReport, PatternOutcome};
 
@@ -91,7 +91,10 @@ pub fn import_str(file: &str, text: &str, opts: &Options) -> Imported {
 /// parse, so that compiling it reports the problem with spans).
 fn canonical(_file: &str, text: String) -> String {
     let (ast, diags) = lens_dsl::parse(0, &text);
-    if diags.iter().any(|d| d.severity == lens_dsl::Severity::Error) {
+    if diags
+        .iter()
+        .any(|d| d.severity == lens_dsl::Severity::Error)
+    {
         return text;
     }
     lens_dsl::fmt::format(&ast, &text)
