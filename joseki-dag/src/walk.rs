@@ -187,7 +187,30 @@ impl<'a> Walker<'a> {
         parsed: &mut usize,
     ) -> Result<Option<RawEntry>, DecodeError> {
         let mut pos = list;
+        let target = crate::codec::small_point(point);
+        let compact = self.l.enc == crate::codec::Encoding::Compact;
         loop {
+            // Fast path (Compact): a one-byte entry of classes 0-3, compared on its code.
+            if compact && let Some(&c0) = self.l.bytes.get(pos) {
+                let class = self.l.code_class[c0 as usize];
+                if class < 4 {
+                    *parsed += 1;
+                    let (has_sibling, has_child) =
+                        crate::codec::compact::CLASS_BITS[class as usize];
+                    if target == Some(self.l.code_point[c0 as usize]) && pc.flip() == rel {
+                        return read_entry(&self.l, pos).map(Some);
+                    }
+                    if !has_sibling {
+                        return Ok(None);
+                    }
+                    pos = if has_child {
+                        skip_list(&self.l, pos + 1, parsed)?
+                    } else {
+                        pos + 1
+                    };
+                    continue;
+                }
+            }
             let e = read_entry(&self.l, pos)?;
             *parsed += e.end - e.start;
             if e.setup.is_none() && e.point == point && e.colour(pc) == rel {

@@ -44,7 +44,7 @@ const CLASSES: usize = 5;
 /// Subtrees of at least this many entries get a skip field (when the entry has a sibling).
 pub(crate) const DEFAULT_SKIP_MIN: usize = 16;
 
-const CLASS_BITS: [(bool, bool); CLASSES] = [
+pub(crate) const CLASS_BITS: [(bool, bool); CLASSES] = [
     (false, true),
     (true, true),
     (false, false),
