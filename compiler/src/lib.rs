@@ -1,1 +1,2 @@
 //! The Lens compiler: sources -> checked AST -> IR -> optimised ROM image.
+pub mod import;

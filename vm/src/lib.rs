@@ -6,7 +6,16 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+pub mod board;
 pub mod geometry;
+pub mod matching;
+pub mod reference;
+pub mod rom;
 #[cfg(feature = "builder")]
 pub mod spec;
-pub mod board;
+
+pub use board::{BoardView, Colour, Point};
+pub use matching::{
+    Host, HostArg, Match, MatchBuf, MatchResult, NoHost, Orientations, Query, Scratch,
+};
+pub use rom::{AlignedRom, ClassId, ClassInfo, LensId, LoadError, LoadErrorKind, Rom};

@@ -41,4 +41,51 @@ pub trait BoardView {
     fn row_bits(&self, _colour: Colour, _y: i32) -> Option<u32> {
         None
     }
+    /// Cuts a window from the board: `width` (1..=32) columns from column `x0`, `out.len()`
+    /// rows from row `y0` (any of them may lie off the board). `out[i]` is
+    /// `[black, white, off]` for row `y0 + i`, bit `j` standing for column `x0 + j`; empty
+    /// points are the bits in none of the three. Uses [`BoardView::row_bits`] when the board
+    /// has it (a few shifts per row), else [`BoardView::point`]. A perspective is a swap of the
+    /// first two words.
+    #[inline]
+    fn window_rows(&self, x0: i32, y0: i32, width: u32, out: &mut [[u32; 3]]) {
+        let width = width.clamp(1, 32);
+        let wmask = (u64::MAX >> (64 - width)) as u32;
+        let size = self.size() as i32;
+        // Shift a board-row mask so that column `x0` lands on bit 0 (shifts clamped so that
+        // far-away windows give 0 instead of overflowing).
+        let (right, left) = if x0 >= 0 {
+            (x0.min(63) as u32, 0)
+        } else {
+            (0, x0.unsigned_abs().min(63))
+        };
+        let cut = |bits: u64| -> u32 { ((bits >> right) << left) as u32 & wmask };
+        let on = cut((1u64 << size.clamp(0, 32)) - 1);
+        for (i, row) in out.iter_mut().enumerate() {
+            let y = y0.saturating_add(i as i32);
+            if y < 0 || y >= size {
+                *row = [0, 0, wmask];
+                continue;
+            }
+            match (
+                self.row_bits(Colour::Black, y),
+                self.row_bits(Colour::White, y),
+            ) {
+                (Some(b), Some(w)) => *row = [cut(b as u64), cut(w as u64), !on & wmask],
+                _ => {
+                    let mut r = [0u32, 0, 0];
+                    for j in 0..width {
+                        let x = x0.saturating_add(j as i32);
+                        match self.point(x, y) {
+                            Point::Stone(Colour::Black) => r[0] |= 1 << j,
+                            Point::Stone(Colour::White) => r[1] |= 1 << j,
+                            Point::Empty => {}
+                            Point::Off => r[2] |= 1 << j,
+                        }
+                    }
+                    *row = r;
+                }
+            }
+        }
+    }
 }

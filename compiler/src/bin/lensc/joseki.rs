@@ -1,12 +1,314 @@
-//! `lensc joseki ...` (not implemented yet).
+//! `lensc joseki build|stats|next`: joseki dictionaries from SGF or text, their blobs, lookups.
+
+use lens_joseki::{
+    BoardMove, Colour, Continuation, Conventions, Encoding, Frame, MoveType, Tree, Walker, decode,
+    encode, import_sgf_into, stats, text,
+};
+use std::io::Read;
+use std::path::{Path, PathBuf};
 
 #[derive(clap::Subcommand, Debug)]
 pub enum Command {
-    /// Placeholder until the subcommands land.
-    Todo,
+    /// Build a blob from SGF files, joseki text files or blobs (one union dictionary).
+    Build(BuildArgs),
+    /// Moves, vertices, bytes per move per encoding, 1-byte entries, bytes parsed per lookup.
+    Stats(StatsArgs),
+    /// The continuations after a move list, on a small board diagram of the corner.
+    Next(NextArgs),
 }
 
-pub fn run(_cmd: Command) -> u8 {
-    eprintln!("error: `lensc joseki` is not implemented yet");
-    2
+#[derive(clap::Args, Debug)]
+pub struct Input {
+    /// Inputs: `.sgf` files, joseki text (any other name; `-` reads text from stdin), or blobs.
+    #[arg(required = true)]
+    pub inputs: Vec<PathBuf>,
+    /// Whose conventions give the move types in SGF files.
+    #[arg(long, value_parser = ["auto", "gnugo", "pachi", "plain"], default_value = "auto")]
+    pub conventions: String,
+    /// Keep transpositions apart (a plain tree instead of a DAG).
+    #[arg(long)]
+    pub no_merge: bool,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct BuildArgs {
+    #[command(flatten)]
+    pub input: Input,
+    /// Output blob.
+    #[arg(short, long)]
+    pub output: PathBuf,
+    #[arg(long, value_parser = ["compact", "fotland"], default_value = "compact")]
+    pub encoding: String,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct StatsArgs {
+    #[command(flatten)]
+    pub input: Input,
+    /// Report each input separately, then their union (default: the union only).
+    #[arg(long)]
+    pub each: bool,
+}
+
+#[derive(clap::Args, Debug)]
+pub struct NextArgs {
+    #[command(flatten)]
+    pub input: Input,
+    /// Moves in the corner frame (`a1` = the corner point), black first, e.g. "d4 c6 tenuki".
+    #[arg(long, short, default_value = "")]
+    pub moves: String,
+}
+
+pub fn run(cmd: Command) -> u8 {
+    match cmd {
+        Command::Build(a) => build(a),
+        Command::Stats(a) => stats_cmd(a),
+        Command::Next(a) => next(a),
+    }
+}
+
+fn read_input(path: &Path) -> Result<Vec<u8>, String> {
+    if path.as_os_str() == "-" {
+        let mut v = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut v)
+            .map_err(|e| format!("<stdin>: {e}"))?;
+        return Ok(v);
+    }
+    std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// Add one input to `tree`.
+fn load_into(tree: &mut Tree, path: &Path, conv: Conventions) -> Result<(), String> {
+    let bytes = read_input(path)?;
+    load_bytes_into(tree, path, bytes, conv)
+}
+
+fn load_bytes_into(
+    tree: &mut Tree,
+    path: &Path,
+    bytes: Vec<u8>,
+    conv: Conventions,
+) -> Result<(), String> {
+    let name = path.display().to_string();
+    if bytes.starts_with(b"LJ") {
+        let t = decode(&bytes).map_err(|e| format!("{name}: {e}"))?;
+        // A blob joins the union through the text form (it keeps types and flags).
+        let txt = text::to_text(&t);
+        text::parse_text_into(tree, &txt).map_err(|e| format!("{name}: {e}"))?;
+        return Ok(());
+    }
+    let s = String::from_utf8(bytes).map_err(|e| format!("{name}: not UTF-8 text ({e})"))?;
+    if path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("sgf"))
+    {
+        import_sgf_into(tree, &s, conv).map_err(|e| e.with_file(name).to_string())
+    } else {
+        text::parse_text_into(tree, &s).map_err(|e| format!("{name}: {e}"))
+    }
+}
+
+fn conventions(s: &str) -> Conventions {
+    match s {
+        "gnugo" => Conventions::GnuGo,
+        "pachi" => Conventions::Pachi,
+        "plain" => Conventions::Plain,
+        _ => Conventions::Auto,
+    }
+}
+
+fn load(input: &Input) -> Result<Tree, String> {
+    if let [one] = input.inputs.as_slice() {
+        // A single blob is used as decoded (its move count stays the source tree's).
+        let bytes = read_input(one)?;
+        if bytes.starts_with(b"LJ") {
+            return decode(&bytes).map_err(|e| format!("{}: {e}", one.display()));
+        }
+        let mut tree = Tree::with_options(19, !input.no_merge);
+        load_bytes_into(&mut tree, one, bytes, conventions(&input.conventions))?;
+        tree.canonicalize();
+        return Ok(tree);
+    }
+    let mut tree = Tree::with_options(19, !input.no_merge);
+    for p in &input.inputs {
+        load_into(&mut tree, p, conventions(&input.conventions))?;
+    }
+    tree.canonicalize();
+    Ok(tree)
+}
+
+fn build(a: BuildArgs) -> u8 {
+    let tree = match load(&a.input) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 1;
+        }
+    };
+    let enc = Encoding::from_name(&a.encoding).unwrap_or(Encoding::Compact);
+    let blob = encode(&tree, enc);
+    if let Err(e) = std::fs::write(&a.output, &blob) {
+        eprintln!("error: {}: {e}", a.output.display());
+        return 1;
+    }
+    eprintln!(
+        "{}: {} moves, {} bytes ({:.3} bytes/move, {})",
+        a.output.display(),
+        tree.tree_moves(),
+        blob.len(),
+        blob.len() as f64 / tree.tree_moves().max(1) as f64,
+        enc.name()
+    );
+    0
+}
+
+fn stats_cmd(a: StatsArgs) -> u8 {
+    let conv = conventions(&a.input.conventions);
+    if a.each {
+        for p in &a.input.inputs {
+            let mut t = Tree::with_options(19, !a.input.no_merge);
+            if let Err(e) = load_into(&mut t, p, conv) {
+                eprintln!("error: {e}");
+                return 1;
+            }
+            t.canonicalize();
+            print!("{}", stats::report(&p.display().to_string(), &t));
+        }
+        if a.input.inputs.len() == 1 {
+            return 0;
+        }
+    }
+    match load(&a.input) {
+        Ok(t) => {
+            let name = if a.input.inputs.len() == 1 {
+                a.input.inputs[0].display().to_string()
+            } else {
+                "union".into()
+            };
+            print!("{}", stats::report(&name, &t));
+            0
+        }
+        Err(e) => {
+            eprintln!("error: {e}");
+            1
+        }
+    }
+}
+
+fn next(a: NextArgs) -> u8 {
+    let tree = match load(&a.input) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 1;
+        }
+    };
+    // The move list is a joseki text line: parse it into corner-frame points.
+    let line = match text::parse_line(&a.moves) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("error: --moves: {e}");
+            return 1;
+        }
+    };
+    let blob = encode(&tree, Encoding::Compact);
+    let walker = Walker::new(&blob).expect("a blob just encoded");
+    // Show the corner as the top-left corner of a 19x19 board, frame x = column, y = row.
+    let frame = Frame::new(19, 0, false);
+    let mut moves = Vec::new();
+    for &(black, point) in &line {
+        let at = match point {
+            lens_joseki::Point::Pass => None,
+            lens_joseki::Point::At { x, y } => frame.to_board(x, y),
+        };
+        moves.push(BoardMove {
+            colour: if black { Colour::Black } else { Colour::White },
+            at,
+        });
+    }
+    let mut out = [Continuation::EMPTY; 64];
+    let r = walker.follow(&frame, &moves, Colour::Black, &mut out);
+    if !r.in_book {
+        let k = r.left_at.map_or(0, |i| i + 1);
+        println!("out of book at move {k} (followed {} moves)", r.followed);
+        return 0;
+    }
+    let conts = &out[..r.continuations.min(out.len())];
+    print!("{}", diagram(&moves, conts));
+    if conts.is_empty() {
+        println!("end of the line: no continuation in the book");
+    }
+    for (k, c) in conts.iter().enumerate() {
+        let who = if c.colour == Colour::Black {
+            "black"
+        } else {
+            "white"
+        };
+        let at = match c.at {
+            None => "tenuki".to_string(),
+            Some((x, y)) => {
+                let (cx, cy) = frame.to_corner(x, y).expect("on board");
+                format!("{}{}", (b'a' + cx - 1) as char, cy)
+            }
+        };
+        let kind = if c.kind == MoveType::Normal {
+            String::new()
+        } else {
+            format!(" ({})", c.kind.name())
+        };
+        println!("{}: {who} {at}{kind}", label(k));
+    }
+    0
+}
+
+fn label(k: usize) -> char {
+    const L: &[u8] = b"abcdefghijklmnpqrstuvwyzABCDEFGHIJKLMNPQRSTUVWYZ";
+    L.get(k).map_or('?', |&b| b as char)
+}
+
+/// The corner drawn with row 1 at the bottom (as `a1` reads), stones `X`/`O`, labels for the
+/// continuations. Big enough for every stone and label, at least 9x9.
+fn diagram(moves: &[BoardMove], conts: &[Continuation]) -> String {
+    let mut size = 9u8;
+    for p in moves
+        .iter()
+        .filter_map(|m| m.at)
+        .chain(conts.iter().filter_map(|c| c.at))
+    {
+        size = size.max(p.0 + 2).max(p.1 + 2).min(19);
+    }
+    let mut cells = vec![vec!['.'; size as usize]; size as usize];
+    for m in moves {
+        if let Some((x, y)) = m.at
+            && x < size
+            && y < size
+        {
+            cells[y as usize][x as usize] = if m.colour == Colour::Black { 'X' } else { 'O' };
+        }
+    }
+    for (k, c) in conts.iter().enumerate() {
+        if let Some((x, y)) = c.at
+            && x < size
+            && y < size
+        {
+            cells[y as usize][x as usize] = label(k);
+        }
+    }
+    let mut s = String::new();
+    for y in (0..size as usize).rev() {
+        s.push_str(&format!("{:>2} ", y + 1));
+        for x in 0..size as usize {
+            s.push(cells[y][x]);
+            s.push(' ');
+        }
+        s.push('\n');
+    }
+    s.push_str("   ");
+    for x in 0..size {
+        s.push((b'a' + x) as char);
+        s.push(' ');
+    }
+    s.push('\n');
+    s
 }

@@ -1,0 +1,1152 @@
+//! From a parsed `.db` file to `.lens` source text (see `docs/gnugo-import.md`).
+//!
+//! Conventions that make Lens's matches equal GNU Go's:
+//! - the Lens focus is GNU Go's anchor stone (drawn `*`); a class per anchor colour
+//!   (`<stem>_anchor_o` with `focus friend`, `<stem>_anchor_x` with `focus foe`);
+//! - GNU Go's move `*` becomes a label (its constraint-diagram label, or a free letter);
+//! - declared symmetry becomes `orientations` (the transforms GNU Go tries, renumbered);
+//! - `?` is "anything on the board", edges and corners are drawn as in GNU Go.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use super::autohelpers::{self, Mapping};
+use super::cexpr::{self, CExpr};
+use super::db::{Database, DbPattern};
+use super::report::{FileReport, PatternOutcome};
+use super::{AnchorMode, Options};
+
+/// GNU Go transform `ll` (`transformation2[ll]`) as a Lens orientation index.
+/// GNU Go offsets are (i, j) = (row down, column right); Lens offsets (dx, dy) = (j, i).
+/// GNU Go's order is identity, rot90 cw, rot180, rot90 ccw, then the four mirrors
+/// (anti-diagonal, top-bottom, main diagonal, left-right); Lens mirrors left-right first and
+/// then turns clockwise, so the mirrors land on 5, 6, 7, 4.
+pub const GNUGO_TO_LENS: [u8; 8] = [0, 1, 2, 3, 5, 6, 7, 4];
+
+/// The GNU Go transforms tried for a symmetry character (`trfno`: ll < trfno, `O`: 2..=5).
+pub fn gnugo_transforms(symmetry: char) -> &'static [u8] {
+    match symmetry {
+        '|' | '-' | '\\' | '/' => &[0, 1, 2, 3],
+        '+' | 'X' => &[0, 1],
+        'O' => &[2, 3, 4, 5],
+        _ => &[0, 1, 2, 3, 4, 5, 6, 7],
+    }
+}
+
+/// The Lens orientations for a symmetry character, ascending.
+pub fn lens_orientations(symmetry: char) -> Vec<u8> {
+    let mut v: Vec<u8> = gnugo_transforms(symmetry)
+        .iter()
+        .map(|&ll| GNUGO_TO_LENS[ll as usize])
+        .collect();
+    v.sort_unstable();
+    v
+}
+
+/// Anchor colour of a pattern.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum AnchorColour {
+    O,
+    X,
+}
+
+/// mkpat's anchor: the last `Q`/`Y`, else the first stone of an allowed colour in row-major order.
+pub fn anchor_of(p: &DbPattern, mode: AnchorMode) -> Option<(usize, usize, AnchorColour)> {
+    let explicit = p.cells().filter(|&(_, _, c)| c == 'Q' || c == 'Y').last();
+    if let Some((r, c, ch)) = explicit {
+        return Some((
+            r,
+            c,
+            if ch == 'Q' {
+                AnchorColour::O
+            } else {
+                AnchorColour::X
+            },
+        ));
+    }
+    p.cells().find_map(|(r, c, ch)| match (ch, mode) {
+        ('O', AnchorMode::O | AnchorMode::Both) => Some((r, c, AnchorColour::O)),
+        ('X', AnchorMode::X | AnchorMode::Both) => Some((r, c, AnchorColour::X)),
+        _ => None,
+    })
+}
+
+/// Allowed states of a GNU Go diagram symbol, as Lens legend text.
+fn states_text(symbol: char) -> &'static str {
+    match symbol {
+        'O' | 'Q' => "friend",
+        'X' | 'Y' => "foe",
+        'o' => "friend | empty",
+        'x' => "foe | empty",
+        '?' => "any",
+        _ => "empty",
+    }
+}
+
+/// A Lens identifier for a file stem (`patterns2.db` -> `patterns2`).
+pub fn stem_ident(file: &str) -> String {
+    let base = file.rsplit(['/', '\\']).next().unwrap_or(file);
+    let stem = base.strip_suffix(".db").unwrap_or(base);
+    let mut s: String = stem
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    if !s.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        s.insert_str(0, "db_");
+    }
+    s
+}
+
+pub fn class_name(stem: &str, colour: AnchorColour) -> String {
+    match colour {
+        AnchorColour::O => format!("{stem}_anchor_o"),
+        AnchorColour::X => format!("{stem}_anchor_x"),
+    }
+}
+
+/// An extern predicate collected from the constraints of one file.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct ExternDecl {
+    pub name: String,
+    /// `point` or `int` per parameter.
+    pub params: Vec<&'static str>,
+    pub cost: u32,
+}
+
+/// Lens names that externs must not take (built-in tests and keywords).
+const RESERVED: &[&str] = &[
+    "libs",
+    "line",
+    "atari",
+    "nbr_atari",
+    "dist",
+    "count",
+    "any",
+    "adj",
+    "empty8",
+    "empty25",
+    "mark",
+    "true",
+    "false",
+    "friend",
+    "foe",
+    "empty",
+    "stone",
+    "off",
+    "anything",
+    "value",
+    "reject",
+    "bits",
+    "seq",
+    "pass",
+    "pattern",
+    "class",
+    "glob",
+    "lens",
+    "joseki",
+    "global",
+    "extern",
+    "include",
+    "where",
+    "legend",
+    "diagram",
+    "priority",
+    "symmetry",
+    "orientations",
+    "attr",
+    "sequence",
+    "header",
+    "field",
+    "cost",
+    "point",
+    "int",
+    "color",
+    "mode",
+    "focus",
+    "orient",
+    "default",
+    "all",
+    "best",
+    "first",
+    "up",
+    "identity",
+    "tenuki",
+];
+
+fn extern_ident(name: &str) -> String {
+    if RESERVED.contains(&name) {
+        format!("gnugo_{name}")
+    } else {
+        name.to_string()
+    }
+}
+
+/// Point naming inside one pattern.
+struct Names {
+    /// GNU Go label -> Lens point text.
+    labels: BTreeMap<char, String>,
+    /// Lens text for GNU Go's `*` (the move).
+    mov: String,
+}
+
+struct Translator<'a> {
+    names: &'a Names,
+    externs: &'a mut BTreeMap<String, ExternDecl>,
+    /// Engine globals (C variables) of the file.
+    globals: &'a mut Vec<String>,
+    used: Vec<String>,
+}
+
+// Lens precedence levels (`docs/language.md`): comparisons do not chain.
+const PREC_OR: u8 = 1;
+const PREC_AND: u8 = 2;
+const PREC_CMP: u8 = 3;
+const PREC_ADD: u8 = 4;
+const PREC_UNARY: u8 = 5;
+const PREC_ATOM: u8 = 6;
+
+/// Lens test types: built-ins such as `libs` are integers, extern predicates are conditions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ty {
+    Bool,
+    Int,
+}
+
+/// A translated expression: text, precedence level, type.
+#[derive(Clone, Debug)]
+struct Tr {
+    text: String,
+    prec: u8,
+    ty: Ty,
+}
+
+impl Tr {
+    fn new(text: String, prec: u8, ty: Ty) -> Tr {
+        Tr { text, prec, ty }
+    }
+    fn wrapped(&self, min: u8) -> String {
+        if self.prec < min {
+            format!("({})", self.text)
+        } else {
+            self.text.clone()
+        }
+    }
+    /// C truthiness: an integer used as a condition is `!= 0`.
+    fn into_bool(self) -> Tr {
+        match self.ty {
+            Ty::Bool => self,
+            Ty::Int => Tr::new(
+                format!("{} != 0", self.wrapped(PREC_ADD)),
+                PREC_CMP,
+                Ty::Bool,
+            ),
+        }
+    }
+    fn into_int(self, what: &str) -> Result<Tr, String> {
+        match self.ty {
+            Ty::Int => Ok(self),
+            Ty::Bool => Err(format!(
+                "a condition (`{}`) used as a number in {what}",
+                self.text
+            )),
+        }
+    }
+}
+
+fn op_name(op: &str) -> &'static str {
+    match op {
+        "<" => "lt",
+        "<=" => "le",
+        ">" => "gt",
+        ">=" => "ge",
+        "==" => "eq",
+        _ => "ne",
+    }
+}
+
+fn flip(op: &'static str) -> &'static str {
+    match op {
+        "<" => ">",
+        "<=" => ">=",
+        ">" => "<",
+        ">=" => "<=",
+        o => o,
+    }
+}
+
+/// An extern call before it is written: its Lens name, argument texts and kinds, cost.
+struct ExternCall {
+    name: String,
+    args: Vec<String>,
+    kinds: Vec<&'static str>,
+    cost: u32,
+}
+
+impl Translator<'_> {
+    fn point(&self, e: &CExpr) -> Result<String, String> {
+        match e {
+            CExpr::Label('*') => Ok(self.names.mov.clone()),
+            CExpr::Label(c) => self
+                .names
+                .labels
+                .get(c)
+                .cloned()
+                .ok_or_else(|| format!("label `{c}` is not in the constraint diagram")),
+            _ => Err("a point argument must be a label or `*`".into()),
+        }
+    }
+
+    fn declare(
+        &mut self,
+        name: String,
+        params: Vec<&'static str>,
+        cost: u32,
+    ) -> Result<(), String> {
+        let decl = ExternDecl {
+            name: name.clone(),
+            params,
+            cost,
+        };
+        match self.externs.get(&name) {
+            Some(d) if *d != decl => {
+                return Err(format!(
+                    "`{name}` is called with different argument kinds in this file"
+                ));
+            }
+            Some(_) => {}
+            None => {
+                self.externs.insert(name.clone(), decl);
+            }
+        }
+        if !self.used.contains(&name) {
+            self.used.push(name);
+        }
+        Ok(())
+    }
+
+    fn emit_call(&mut self, c: ExternCall) -> Result<Tr, String> {
+        self.declare(c.name.clone(), c.kinds, c.cost)?;
+        let text = if c.args.is_empty() {
+            c.name
+        } else {
+            format!("{}({})", c.name, c.args.join(", "))
+        };
+        Ok(Tr::new(text, PREC_ATOM, Ty::Bool))
+    }
+
+    /// The extern a call or name stands for, if it is one (not a built-in mapping).
+    fn as_extern(&mut self, e: &CExpr) -> Result<Option<ExternCall>, String> {
+        match e {
+            CExpr::Name(n) => match autohelpers::lookup(n) {
+                Some(a) if a.params == 0 && !a.variadic => Ok(Some(ExternCall {
+                    name: extern_ident(n),
+                    args: vec![],
+                    kinds: vec![],
+                    cost: a.cost.max(1),
+                })),
+                _ => Ok(None),
+            },
+            CExpr::Call(name, args) => {
+                let helper = autohelpers::lookup(name);
+                if helper.is_some_and(|h| h.mapping != Mapping::Extern) {
+                    return Ok(None);
+                }
+                let arity_ok = match helper {
+                    Some(h) if h.variadic => args.len() >= h.params as usize,
+                    Some(h) => args.len() == h.params as usize,
+                    None => true,
+                };
+                if !arity_ok {
+                    return Err(format!(
+                        "`{name}` takes {} arguments, not {}",
+                        helper.map_or(0, |h| h.params),
+                        args.len()
+                    ));
+                }
+                let variadic = helper.is_some_and(|h| h.variadic);
+                let cost = helper.map_or(autohelpers::UNKNOWN_COST, |h| h.cost.max(1));
+                let mut c = ExternCall {
+                    name: extern_ident(name),
+                    args: vec![],
+                    kinds: vec![],
+                    cost,
+                };
+                let mut tenukis = Vec::new();
+                for (i, a) in args.iter().enumerate() {
+                    match a {
+                        CExpr::Tenuki if variadic && i > 0 => tenukis.push(i),
+                        CExpr::Tenuki => {
+                            return Err(format!("`?` (tenuki) is not an argument of `{name}`"));
+                        }
+                        CExpr::Label(_) => {
+                            c.args.push(self.point(a)?);
+                            c.kinds.push("point");
+                        }
+                        other => {
+                            let t = self.expr(other)?.into_int("an argument")?;
+                            c.args.push(t.text);
+                            c.kinds.push("int");
+                        }
+                    }
+                }
+                if variadic {
+                    // One extern per arity (and tenuki positions): Lens externs have fixed arity.
+                    let _ = write!(c.name, "_{}", args.len());
+                    for t in &tenukis {
+                        let _ = write!(c.name, "_t{t}");
+                    }
+                }
+                Ok(Some(c))
+            }
+            _ => Ok(None),
+        }
+    }
+
+    fn expr(&mut self, e: &CExpr) -> Result<Tr, String> {
+        Ok(match e {
+            CExpr::Num(n) => match n.parse::<i64>() {
+                Ok(v) => Tr::new(v.to_string(), PREC_ATOM, Ty::Int),
+                Err(_) => {
+                    return Err(format!(
+                        "non-integer constant `{n}` (Lens tests are integers)"
+                    ));
+                }
+            },
+            CExpr::Name(n) => {
+                if let Some(v) = autohelpers::constant(n) {
+                    return Ok(Tr::new(v.to_string(), PREC_ATOM, Ty::Int));
+                }
+                if let Some(c) = self.as_extern(e)? {
+                    return self.emit_call(c);
+                }
+                if autohelpers::lookup(n).is_some() {
+                    return Err(format!("`{n}` needs arguments"));
+                }
+                // Any other C name is an engine variable (`doing_scoring`): a Lens global.
+                let name = extern_ident(n);
+                if name.len() < 2 {
+                    return Err(format!("unknown name `{n}`"));
+                }
+                if !self.globals.contains(&name) {
+                    self.globals.push(name.clone());
+                }
+                if !self.used.contains(&name) {
+                    self.used.push(name.clone());
+                }
+                Tr::new(name, PREC_ATOM, Ty::Int)
+            }
+            CExpr::Label(_) => return Err("a bare point is not a test".into()),
+            CExpr::Tenuki => return Err("`?` (tenuki) outside a move sequence".into()),
+            CExpr::Not(inner) => {
+                let t = self.expr(inner)?;
+                match t.ty {
+                    Ty::Int => Tr::new(format!("{} == 0", t.wrapped(PREC_ADD)), PREC_CMP, Ty::Bool),
+                    Ty::Bool => {
+                        Tr::new(format!("!{}", t.wrapped(PREC_UNARY)), PREC_UNARY, Ty::Bool)
+                    }
+                }
+            }
+            CExpr::Neg(inner) => {
+                let t = self.expr(inner)?.into_int("`-`")?;
+                Tr::new(format!("-{}", t.wrapped(PREC_UNARY)), PREC_UNARY, Ty::Int)
+            }
+            CExpr::Bin(op, l, r) => match *op {
+                "||" | "&&" => {
+                    let p = if *op == "||" { PREC_OR } else { PREC_AND };
+                    let ls = self.expr(l)?.into_bool();
+                    let rs = self.expr(r)?.into_bool();
+                    Tr::new(
+                        format!("{} {op} {}", ls.wrapped(p), rs.wrapped(p + 1)),
+                        p,
+                        Ty::Bool,
+                    )
+                }
+                "+" | "-" => {
+                    let ls = self.expr(l)?.into_int(&format!("`{op}`"))?;
+                    let rs = self.expr(r)?.into_int(&format!("`{op}`"))?;
+                    Tr::new(
+                        format!("{} {op} {}", ls.wrapped(PREC_ADD), rs.wrapped(PREC_ADD + 1)),
+                        PREC_ADD,
+                        Ty::Int,
+                    )
+                }
+                _ => self.compare(op, l, r)?,
+            },
+            CExpr::Ternary(c, a, b) => {
+                // Conditions only: (c && a) || (!c && b).
+                let cs = self.expr(c)?.into_bool();
+                let as_ = self.expr(a)?.into_bool();
+                let bs = self.expr(b)?.into_bool();
+                Tr::new(
+                    format!(
+                        "({} && {}) || (!{} && {})",
+                        cs.wrapped(PREC_AND + 1),
+                        as_.wrapped(PREC_AND + 1),
+                        cs.wrapped(PREC_ATOM),
+                        bs.wrapped(PREC_AND + 1)
+                    ),
+                    PREC_OR,
+                    Ty::Bool,
+                )
+            }
+            CExpr::Call(name, args) => self.call(name, args)?,
+        })
+    }
+
+    /// `a OP b`. An engine function compared with a number becomes one extern predicate with
+    /// the comparison in its name (`olib(*) > 1` is `olib_gt(m, 1)`): Lens externs are conditions.
+    fn compare(&mut self, op: &'static str, l: &CExpr, r: &CExpr) -> Result<Tr, String> {
+        for (call, other, op) in [(l, r, op), (r, l, flip(op))] {
+            if let Some(mut c) = self.as_extern(call)? {
+                let o = self.expr(other)?.into_int("a comparison")?;
+                c.name = format!("{}_{}", c.name, op_name(op));
+                c.args.push(o.wrapped(PREC_OR));
+                c.kinds.push("int");
+                return self.emit_call(c);
+            }
+        }
+        let ls = self.expr(l)?;
+        let rs = self.expr(r)?;
+        if ls.ty == Ty::Bool && rs.ty == Ty::Bool && (op == "==" || op == "!=") {
+            return Ok(Tr::new(
+                format!("{} {op} {}", ls.wrapped(PREC_ADD), rs.wrapped(PREC_ADD)),
+                PREC_CMP,
+                Ty::Bool,
+            ));
+        }
+        let ls = ls.into_int(&format!("`{op}`"))?;
+        let rs = rs.into_int(&format!("`{op}`"))?;
+        Ok(Tr::new(
+            format!("{} {op} {}", ls.wrapped(PREC_ADD), rs.wrapped(PREC_ADD)),
+            PREC_CMP,
+            Ty::Bool,
+        ))
+    }
+
+    fn call(&mut self, name: &str, args: &[CExpr]) -> Result<Tr, String> {
+        let helper = autohelpers::lookup(name);
+        match helper.map(|h| h.mapping) {
+            Some(Mapping::Libs) => {
+                if args.len() != 1 {
+                    return Err(format!("`{name}` takes 1 argument"));
+                }
+                Ok(Tr::new(
+                    format!("libs({})", self.point(&args[0])?),
+                    PREC_ATOM,
+                    Ty::Int,
+                ))
+            }
+            Some(m @ (Mapping::FriendSomewhere | Mapping::FoeSomewhere)) => {
+                if args.is_empty() {
+                    return Err(format!("`{name}` needs at least one point"));
+                }
+                let colour = if m == Mapping::FriendSomewhere {
+                    "friend"
+                } else {
+                    "foe"
+                };
+                let terms = args
+                    .iter()
+                    .map(|a| Ok(format!("count({}, {colour}, 0)", self.point(a)?)))
+                    .collect::<Result<Vec<_>, String>>()?;
+                Ok(Tr::new(
+                    format!("{} > 0", terms.join(" + ")),
+                    PREC_CMP,
+                    Ty::Bool,
+                ))
+            }
+            Some(Mapping::Extern) | None => {
+                let c = self
+                    .as_extern(&CExpr::Call(name.to_string(), args.to_vec()))?
+                    .ok_or("not an extern")?;
+                self.emit_call(c)
+            }
+        }
+    }
+}
+
+/// The largest distance from the focus a Lens class field holds (37x37).
+const MAX_REACH: i32 = 18;
+
+/// Letters a label may use in Lens (`o`, `x`, `O`, `X` are symbols).
+const FREE_LETTERS: &str = "mnpqrstuvwyzabcdefghijklMNPQRSTUVWYZABCDEFGHIJKL";
+
+fn fmt_number(v: &str) -> String {
+    // Attribute values are numbers in every public database; keep them as written.
+    match v.parse::<i64>() {
+        Ok(i) => i.to_string(),
+        Err(_) => match v.parse::<f64>() {
+            Ok(f) if f.is_finite() => {
+                let s = format!("{f}");
+                if s.contains('.') { s } else { format!("{s}.0") }
+            }
+            _ => format!("\"{}\"", escape(v)),
+        },
+    }
+}
+
+/// Lens string literal body (`"` and `\\` escaped, as the Lens lexer reads them).
+fn escape(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\t' => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+fn comment_text(s: &str) -> String {
+    s.replace('\t', " ").trim_end().to_string()
+}
+
+/// One converted pattern (text of the `pattern` item) or the reason it was left out.
+struct PatternOut {
+    text: String,
+    colour: AnchorColour,
+    radius: i32,
+    externs: Vec<String>,
+}
+
+fn convert_pattern(
+    p: &DbPattern,
+    name: &str,
+    stem: &str,
+    opts: &Options,
+    mode: AnchorMode,
+    externs: &mut BTreeMap<String, ExternDecl>,
+    globals: &mut Vec<String>,
+) -> Result<PatternOut, String> {
+    let (ar, ac, colour) = anchor_of(p, mode).ok_or_else(|| match mode {
+        AnchorMode::O => "no O stone to anchor on (mkpat: no origin)".to_string(),
+        AnchorMode::X => "no X stone to anchor on (mkpat: no origin)".to_string(),
+        AnchorMode::Both => "no stone to anchor on (mkpat: no origin)".to_string(),
+    })?;
+    let move_cell = p.move_cell();
+
+    // Labels: the anchor's label becomes `*`; the move keeps its label or gets a free letter.
+    let mut names = Names {
+        labels: BTreeMap::new(),
+        mov: "*".into(),
+    };
+    let mut cell_label: BTreeMap<(usize, usize), char> = BTreeMap::new();
+    for (&l, &(r, c)) in &p.labels {
+        if (r, c) == (ar, ac) {
+            names.labels.insert(l, "*".into());
+        } else {
+            names.labels.insert(l, l.to_string());
+            cell_label.insert((r, c), l);
+        }
+    }
+    if let Some(mc) = move_cell {
+        let l = match cell_label.get(&mc) {
+            Some(&l) => l,
+            None => {
+                let l = FREE_LETTERS
+                    .chars()
+                    .find(|l| !p.labels.contains_key(l))
+                    .ok_or("no free letter left for the move label")?;
+                cell_label.insert(mc, l);
+                l
+            }
+        };
+        names.mov = l.to_string();
+    }
+
+    // The constraint (dropped in geometric-only mode).
+    let mut wheres = Vec::new();
+    let mut used_externs = Vec::new();
+    if !opts.geometric_only {
+        let mut local = externs.clone();
+        let mut local_globals = globals.clone();
+        let mut t = Translator {
+            names: &names,
+            externs: &mut local,
+            globals: &mut local_globals,
+            used: Vec::new(),
+        };
+        if let Some((_, text)) = &p.constraint {
+            let e = cexpr::parse(text).map_err(|e| format!("constraint: {e}"))?;
+            let s = t
+                .expr(&e)
+                .map_err(|e| format!("constraint: {e}"))?
+                .into_bool();
+            wheres.push(s.text);
+        }
+        if let Some(h) = &p.colon.helper {
+            // The hand-written C helper gates the pattern; an engine supplies it.
+            let arg = names.mov.clone();
+            let hn = extern_ident(h);
+            t.declare(hn.clone(), vec!["point"], autohelpers::UNKNOWN_COST)?;
+            wheres.push(format!("{hn}({arg})"));
+        }
+        used_externs = t.used;
+        *externs = local;
+        *globals = local_globals;
+    }
+
+    let mut s = String::new();
+    for c in &p.comments {
+        let c = comment_text(c);
+        if c.is_empty() {
+            s.push_str("//\n");
+        } else {
+            let _ = writeln!(s, "// {c}");
+        }
+    }
+    let _ = writeln!(s, "pattern {name} : {} {{", class_name(stem, colour));
+    if name != p.name {
+        let _ = writeln!(s, "    attr gnugo_name = \"{}\";", escape(&p.name));
+    }
+    let _ = writeln!(
+        s,
+        "    attr gnugo_class = \"{}\";",
+        escape(&p.colon.classes)
+    );
+    if p.colon.symmetry != '8' {
+        let _ = writeln!(
+            s,
+            "    attr gnugo_symmetry = \"{}\";",
+            escape(&p.colon.symmetry.to_string())
+        );
+    }
+    for (k, v) in &p.colon.attributes {
+        let _ = writeln!(s, "    attr gnugo_{k} = {};", fmt_number(v));
+    }
+    if let Some(h) = &p.colon.helper {
+        let _ = writeln!(s, "    attr gnugo_helper = \"{}\";", escape(h));
+    }
+    if let Some((_, a)) = &p.action {
+        let _ = writeln!(s, "    attr gnugo_action = \"{}\";", escape(a));
+    }
+    if p.colon.symmetry != '8' {
+        let o: Vec<String> = lens_orientations(p.colon.symmetry)
+            .iter()
+            .map(u8::to_string)
+            .collect();
+        let _ = writeln!(s, "    orientations {};", o.join(" "));
+    }
+
+    // The diagram, GNU Go's drawing with the anchor as `*` and labels in place.
+    let d = &p.diagram;
+    let (w, h) = (d.width(), d.height());
+    let edge_row = || {
+        let mut r = String::new();
+        if d.edges.west {
+            r.push('+');
+        }
+        r.push_str(&"-".repeat(w));
+        if d.edges.east {
+            r.push('+');
+        }
+        r
+    };
+    let mut legend: Vec<String> = Vec::new();
+    let mut rows: Vec<(String, Option<String>)> = Vec::new();
+    if d.edges.north {
+        rows.push((edge_row(), None));
+    }
+    for r in 0..h {
+        let mut row = String::new();
+        if d.edges.west {
+            row.push('|');
+        }
+        for c in 0..w {
+            let sym = d.cell(r, c);
+            let out = if (r, c) == (ar, ac) {
+                '*'
+            } else if let Some(&l) = cell_label.get(&(r, c)) {
+                let states = states_text(sym);
+                if l.is_ascii_uppercase() || states != "empty" {
+                    let entry = format!("{l} = {states};");
+                    if !legend.contains(&entry) {
+                        legend.push(entry);
+                    }
+                }
+                l
+            } else {
+                match sym {
+                    'Q' => 'O',
+                    'Y' => 'X',
+                    '*' => '.',
+                    // `,` separates legend entries in Lens, so GNU Go's `,` is drawn `'`.
+                    ',' | '!' => {
+                        let drawn = if sym == ',' { '\'' } else { '!' };
+                        let entry = format!("{drawn} = empty;");
+                        if !legend.contains(&entry) {
+                            legend.push(entry);
+                        }
+                        drawn
+                    }
+                    other => other,
+                }
+            };
+            row.push(out);
+        }
+        if d.edges.east {
+            row.push('|');
+        }
+        rows.push((row, d.row_comments[r].clone()));
+    }
+    if d.edges.south {
+        rows.push((edge_row(), None));
+    }
+    s.push_str("    diagram {\n");
+    for (row, comment) in rows {
+        let cells: Vec<String> = row.chars().map(|c| c.to_string()).collect();
+        match comment {
+            Some(cm) => {
+                let _ = writeln!(s, "        {}  // {}", cells.join(" "), comment_text(&cm));
+            }
+            None => {
+                let _ = writeln!(s, "        {}", cells.join(" "));
+            }
+        }
+    }
+    s.push_str("    }\n");
+    if !legend.is_empty() {
+        let _ = writeln!(s, "    legend {{ {} }}", legend.join(" "));
+    }
+    for w in &wheres {
+        let _ = writeln!(s, "    where {w};");
+    }
+    let value = p
+        .colon
+        .attributes
+        .iter()
+        .find(|(k, _)| k == "value" || k == "minvalue")
+        .and_then(|(_, v)| v.parse::<f64>().ok())
+        .map_or(0, |v| v.round() as i32);
+    if move_cell.is_some() {
+        let _ = writeln!(s, "    => {} {value};", names.mov);
+    } else {
+        let _ = writeln!(s, "    => value {value};");
+    }
+    s.push_str("}\n");
+
+    // Window radius around the anchor (edge rows and columns included).
+    let top = -(d.edges.north as i32);
+    let bottom = h as i32 - 1 + d.edges.south as i32;
+    let left = -(d.edges.west as i32);
+    let right = w as i32 - 1 + d.edges.east as i32;
+    let radius = [
+        top - ar as i32,
+        bottom - ar as i32,
+        left - ac as i32,
+        right - ac as i32,
+    ]
+    .iter()
+    .map(|v| v.abs())
+    .max()
+    .unwrap_or(0);
+    if radius > MAX_REACH {
+        return Err(format!(
+            "reaches {radius} points from its anchor; Lens fields are at most {0}x{0}",
+            2 * MAX_REACH + 1
+        ));
+    }
+    Ok(PatternOut {
+        text: s,
+        colour,
+        radius,
+        externs: used_externs,
+    })
+}
+
+/// GNU Go's calling convention for a database (how `matchpat` is called on it).
+pub fn call_mode(stem: &str) -> &'static str {
+    match stem {
+        "conn" | "defense" | "influence" => "ANCHOR_COLOR",
+        "attack" => "ANCHOR_OTHER",
+        _ => "plain",
+    }
+}
+
+/// Convert a parsed database. The text is not yet formatted (see [`super::import_str`]).
+pub fn convert(db: &Database, opts: &Options, report: &mut FileReport) -> String {
+    let stem = stem_ident(&db.file);
+    let mode = report.anchor;
+    let mut externs: BTreeMap<String, ExternDecl> = BTreeMap::new();
+    let mut globals: Vec<String> = Vec::new();
+    let mut seen_names: BTreeMap<String, usize> = BTreeMap::new();
+    let mut outs = Vec::new();
+    for p in &db.patterns {
+        let n = seen_names.entry(p.name.clone()).or_insert(0);
+        *n += 1;
+        let name = if *n == 1 {
+            p.name.clone()
+        } else {
+            format!("{}_{}", p.name, n)
+        };
+        match convert_pattern(p, &name, &stem, opts, mode, &mut externs, &mut globals) {
+            Ok(o) => {
+                report.outcomes.push(if o.externs.is_empty() {
+                    PatternOutcome::Full {
+                        name: p.name.clone(),
+                    }
+                } else {
+                    PatternOutcome::WithExterns {
+                        name: p.name.clone(),
+                        externs: o.externs.clone(),
+                    }
+                });
+                if p.action.is_some() {
+                    report.actions_carried += 1;
+                }
+                outs.push(o);
+            }
+            Err(reason) => report.outcomes.push(PatternOutcome::NotImported {
+                name: p.name.clone(),
+                line: p.line,
+                reason,
+            }),
+        }
+    }
+
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "// Imported from GNU Go's `{}` by `lensc import gnugo` (GPL data: do not commit).",
+        db.file
+    );
+    let anchors = match mode {
+        AnchorMode::O => "O stones",
+        AnchorMode::X => "X stones",
+        AnchorMode::Both => "stones of either colour",
+    };
+    let _ = writeln!(
+        s,
+        "// Anchors: {anchors}; the focus `*` is GNU Go's anchor, the move is a label."
+    );
+    let _ = writeln!(
+        s,
+        "// GNU Go calls this database {}: {}.",
+        call_mode(&stem),
+        match call_mode(&stem) {
+            "ANCHOR_COLOR" => "perspective = the anchor stone's colour",
+            "ANCHOR_OTHER" => "perspective = the opposite of the anchor stone's colour",
+            _ => "perspective = the side to move, anchors of both colours",
+        }
+    );
+    for d in &db.directives {
+        let _ = writeln!(
+            s,
+            "// gnugo directive (line {}): {} {}",
+            d.line, d.name, d.value
+        );
+    }
+    s.push('\n');
+    globals.sort();
+    for g in &globals {
+        let _ = writeln!(s, "global {g};");
+    }
+    for e in externs.values() {
+        let _ = writeln!(
+            s,
+            "extern {}({}) cost {};",
+            e.name,
+            e.params.join(", "),
+            e.cost
+        );
+    }
+    if !externs.is_empty() || !globals.is_empty() {
+        s.push('\n');
+    }
+    for colour in [AnchorColour::O, AnchorColour::X] {
+        let members: Vec<&PatternOut> = outs.iter().filter(|o| o.colour == colour).collect();
+        if members.is_empty() {
+            continue;
+        }
+        let radius = members.iter().map(|o| o.radius).max().unwrap_or(1).max(1);
+        let size = 2 * radius + 1;
+        let focus = if colour == AnchorColour::O {
+            "friend"
+        } else {
+            "foe"
+        };
+        let _ = writeln!(s, "class {} {{", class_name(&stem, colour));
+        let _ = writeln!(
+            s,
+            "    mode all;\n    focus {focus};\n    field {size}x{size};\n    orient all;\n}}\n"
+        );
+        report
+            .classes
+            .push((class_name(&stem, colour), members.len()));
+    }
+    for o in &outs {
+        s.push_str(&o.text);
+        s.push('\n');
+    }
+    report.externs = externs.into_values().collect();
+    report.globals = globals;
+    while s.ends_with("\n\n") {
+        s.pop();
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::import::gnugo::{Options, import_str};
+    use lens_vm::geometry::Orientation;
+
+    /// GNU Go's `transformation2[ll]` applied to (i, j) = (row down, column right).
+    fn gnugo_apply(ll: usize, i: i32, j: i32) -> (i32, i32) {
+        const M: [[[i32; 2]; 2]; 8] = [
+            [[1, 0], [0, 1]],
+            [[0, 1], [-1, 0]],
+            [[-1, 0], [0, -1]],
+            [[0, -1], [1, 0]],
+            [[0, -1], [-1, 0]],
+            [[-1, 0], [0, 1]],
+            [[0, 1], [1, 0]],
+            [[1, 0], [0, -1]],
+        ];
+        let m = M[ll];
+        (m[0][0] * i + m[0][1] * j, m[1][0] * i + m[1][1] * j)
+    }
+
+    #[test]
+    fn gnugo_transforms_are_lens_orientations() {
+        for ll in 0..8 {
+            let o = Orientation::new(GNUGO_TO_LENS[ll]).unwrap();
+            for (i, j) in [(1, 0), (0, 1), (2, -3)] {
+                let (ti, tj) = gnugo_apply(ll, i, j);
+                // Lens (dx, dy) = GNU Go (j, i).
+                assert_eq!(o.apply(j, i), (tj, ti), "ll {ll}");
+            }
+        }
+        assert_eq!(lens_orientations('8'), vec![0, 1, 2, 3, 4, 5, 6, 7]);
+        assert_eq!(lens_orientations('|'), vec![0, 1, 2, 3]);
+        assert_eq!(lens_orientations('X'), vec![0, 1]);
+        assert_eq!(lens_orientations('O'), vec![2, 3, 5, 6]);
+    }
+
+    const DB: &str = "\
+attribute_map general
+
+Pattern T1
+
+?X?.       hane
+.O*o
+....
+----
+
+:|,OB,value(12.6),shape(-1)
+
+?A?.
+.O*b
+....
+----
+
+;lib(A)>1 && (o_somewhere(b) ? xlib(*) : !attack(A)) && doing_scoring
+
+Pattern T2
+
+O.Y
+.*O
+
+:8,-
+
+Pattern T3
+
+...
+.*.
+
+:8,-
+
+Pattern T4
+
+O*
+
+:8,-
+";
+
+    #[test]
+    fn converts_anchor_labels_symmetry_and_tests() {
+        let out = import_str("t.db", DB, &Options::default());
+        let s = &out.source;
+        assert!(s.contains("class t_anchor_o {"), "{s}");
+        assert!(s.contains("class t_anchor_x {"), "{s}");
+        // T1: the first stone (X at row 0) anchors; `A` is that stone, so `A` becomes `*`.
+        assert!(s.contains("pattern T1 : t_anchor_x {"), "{s}");
+        assert!(s.contains("orientations 0 1 2 3;"), "{s}");
+        assert!(s.contains("attr gnugo_value = 12.6;"), "{s}");
+        assert!(s.contains("=> m 13;"), "{s}");
+        assert!(
+            s.contains("where libs(*) > 1 && ((count(b, friend, 0) > 0 && xlib(m)) || (!(count(b, friend, 0) > 0) && !attack(*))) && doing_scoring != 0;"),
+            "{s}"
+        );
+        assert!(s.contains("legend { b = friend | empty; }"), "{s}");
+        assert!(s.contains(". O m b"), "{s}");
+        assert!(s.contains("extern xlib(point) cost 5;"), "{s}");
+        assert!(s.contains("global doing_scoring;"), "{s}");
+        // T2: an explicit Y anchor wins over the first stone.
+        let t2 = &s[s.find("pattern T2").unwrap()..];
+        assert!(t2.starts_with("pattern T2 : t_anchor_x {"), "{t2}");
+        assert!(t2.contains("O . *"), "{t2}");
+        // T3 has no stone: not imported, with the reason.
+        assert_eq!(out.report.imported(), 3);
+        assert_eq!(out.report.full(), 2);
+        assert_eq!(out.report.with_externs(), 1);
+        assert!(
+            matches!(&out.report.outcomes[2], PatternOutcome::NotImported { name, .. } if name == "T3")
+        );
+    }
+
+    #[test]
+    fn engine_numbers_become_comparison_predicates() {
+        let db = "Pattern C1\n\nO*X\n\n:8,-\n\nOab\n\n;olib(*) > 1 && 3 < xlib(a) && xplay_attack(*,?,b)<WIN && !lib(b)\n\n\
+                  Pattern C2\n\nO*X\n\n:8,-\n\nOab\n\n;olib(a) + lib(b) > 2\n";
+        let out = import_str("c.db", db, &Options::default());
+        let s = &out.source;
+        assert!(
+            s.contains("where olib_gt(a, 1) && xlib_gt(a, 3) && xplay_attack_3_t1_lt(a, b, 5) && libs(b) == 0;"),
+            "{s}"
+        );
+        assert!(
+            s.contains("extern xplay_attack_3_t1_lt(point, point, int) cost 100;"),
+            "{s}"
+        );
+        // A condition used as a number has no Lens form: reported, not guessed.
+        assert_eq!(out.report.not_imported(), 1);
+        let PatternOutcome::NotImported { reason, .. } = &out.report.outcomes[1] else {
+            panic!()
+        };
+        assert!(reason.contains("used as a number"), "{reason}");
+    }
+
+    #[test]
+    fn geometric_only_drops_tests_and_externs() {
+        let out = import_str(
+            "t.db",
+            DB,
+            &Options {
+                geometric_only: true,
+                ..Default::default()
+            },
+        );
+        assert!(!out.source.contains("where"));
+        assert!(!out.source.contains("extern"));
+        assert_eq!(out.report.full(), 3);
+    }
+
+    #[test]
+    fn anchor_modes_follow_mkpat() {
+        let (db, _) = crate::import::gnugo::parse_db("t.db", "Pattern A\n\n.X.O\n.*..\n\n:8,-\n");
+        let p = &db.patterns[0];
+        assert_eq!(
+            anchor_of(p, AnchorMode::Both),
+            Some((0, 1, AnchorColour::X))
+        );
+        assert_eq!(anchor_of(p, AnchorMode::O), Some((0, 3, AnchorColour::O)));
+        assert_eq!(anchor_of(p, AnchorMode::X), Some((0, 1, AnchorColour::X)));
+        assert_eq!(AnchorMode::for_file("x/attack.db"), AnchorMode::X);
+        assert_eq!(AnchorMode::for_file("conn.db"), AnchorMode::O);
+        assert_eq!(AnchorMode::for_file("patterns2.db"), AnchorMode::Both);
+    }
+}

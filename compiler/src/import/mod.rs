@@ -1,0 +1,3 @@
+//! Importers of foreign pattern formats into `.lens` source.
+
+pub mod gnugo;

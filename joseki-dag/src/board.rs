@@ -1,0 +1,137 @@
+//! A tiny replay board in the corner frame, only to recognise positions (transpositions) and
+//! diagonal symmetry while building the DAG. Stones are relative colours (1 = the corner's first
+//! mover, 2 = the other side); captures are applied so that different orders that capture the
+//! same stones meet.
+
+pub(crate) const MAX: usize = 25;
+
+#[derive(Clone)]
+pub(crate) struct Replay {
+    size: u8,
+    cells: [u8; MAX * MAX],
+    pub(crate) hash: u64,
+}
+
+fn zobrist(index: usize, colour: u8) -> u64 {
+    // splitmix64 of a fixed per-(point, colour) counter: deterministic everywhere.
+    let mut z = (index as u64 * 3 + colour as u64).wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+impl Replay {
+    pub(crate) fn new(size: u8) -> Replay {
+        Replay {
+            size: size.clamp(2, MAX as u8),
+            cells: [0; MAX * MAX],
+            hash: 0,
+        }
+    }
+
+    fn idx(&self, x: u8, y: u8) -> Option<usize> {
+        // x, y are 1-based corner-frame coordinates.
+        if x == 0 || y == 0 || x > self.size || y > self.size {
+            None
+        } else {
+            Some((y as usize - 1) * MAX + x as usize - 1)
+        }
+    }
+
+    fn set(&mut self, i: usize, c: u8) {
+        if self.cells[i] != 0 {
+            self.hash ^= zobrist(i, self.cells[i]);
+        }
+        self.cells[i] = c;
+        if c != 0 {
+            self.hash ^= zobrist(i, c);
+        }
+    }
+
+    /// Put a stone (or clear, `c == 0`) without captures: setup stones.
+    pub(crate) fn place(&mut self, x: u8, y: u8, c: u8) {
+        if let Some(i) = self.idx(x, y) {
+            self.set(i, c);
+        }
+    }
+
+    /// Play a stone of colour `c` (1 or 2) with captures. Off-board points are ignored.
+    pub(crate) fn play(&mut self, x: u8, y: u8, c: u8) {
+        let Some(i) = self.idx(x, y) else { return };
+        self.set(i, c);
+        let other = 3 - c;
+        for n in self.neighbours(i).into_iter().flatten() {
+            if self.cells[n] == other && !self.has_liberty(n) {
+                self.remove_group(n);
+            }
+        }
+        if !self.has_liberty(i) {
+            self.remove_group(i); // suicide: the data may contain it; keep the replay total
+        }
+    }
+
+    fn neighbours(&self, i: usize) -> [Option<usize>; 4] {
+        let (x, y) = (i % MAX, i / MAX);
+        let s = self.size as usize;
+        [
+            (x > 0).then(|| i - 1),
+            (x + 1 < s).then(|| i + 1),
+            (y > 0).then(|| i - MAX),
+            (y + 1 < s).then(|| i + MAX),
+        ]
+    }
+
+    fn group(&self, start: usize, out: &mut Vec<usize>) {
+        let c = self.cells[start];
+        out.clear();
+        out.push(start);
+        let mut seen = [false; MAX * MAX];
+        seen[start] = true;
+        let mut k = 0;
+        while k < out.len() {
+            let i = out[k];
+            k += 1;
+            for n in self.neighbours(i).into_iter().flatten() {
+                if !seen[n] && self.cells[n] == c {
+                    seen[n] = true;
+                    out.push(n);
+                }
+            }
+        }
+    }
+
+    fn has_liberty(&self, start: usize) -> bool {
+        let mut g = Vec::new();
+        self.group(start, &mut g);
+        g.iter().any(|&i| {
+            self.neighbours(i)
+                .into_iter()
+                .flatten()
+                .any(|n| self.cells[n] == 0)
+        })
+    }
+
+    fn remove_group(&mut self, start: usize) {
+        let mut g = Vec::new();
+        self.group(start, &mut g);
+        for i in g {
+            self.set(i, 0);
+        }
+    }
+
+    /// Non-empty and unchanged by the x <-> y reflection (the corner's diagonal).
+    pub(crate) fn diagonally_symmetric(&self) -> bool {
+        let s = self.size as usize;
+        let mut any = false;
+        for y in 0..s {
+            for x in 0..s {
+                let c = self.cells[y * MAX + x];
+                any |= c != 0;
+                if c != self.cells[x * MAX + y] {
+                    return false;
+                }
+            }
+        }
+        any
+    }
+}

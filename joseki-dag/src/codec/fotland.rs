@@ -1,0 +1,240 @@
+//! Fotland's format, as `research/joseki.md` reconstructs it.
+//!
+//! ```text
+//! table   62 point bytes ((x-1)<<4 | (y-1)), most frequent first (padded with unused points)
+//! entry   byte0 = has_sibling:1 | has_child:1 | code:6
+//!         code 0..=61  table point
+//!         code 63      escape: next byte = (x-1)<<4 | (y-1), x, y in 1..=16
+//!         code 62      extended: E = type:3 | colour-exception:1 | symmetric:1 | pointer:1 |
+//!                      far:1 | long-pointer:1, then the point (1 byte, or 2 if far), then the
+//!                      pointer (2 bytes, 3 if long; backward from the entry's first byte)
+//! far     x byte = reverse:1 | setup:1 | x:6 (0 = pass), y byte; a setup edge (x = 0, y = 0,
+//!         setup bit) is followed by a LEB128 count and 2 bytes per stone (colour:2 | x:6, y)
+//! ```
+//! Our additions to Fotland's 1993 layout (none of them change a 1-byte entry): the far form for
+//! x or y > 16 and passes, relative pointers with a 3-byte long form, and the two far-form bits
+//! for colour-reverse and setup stones (his format had no place for either).
+
+use super::{
+    DecodeError, Encoding, Layout, PEntry, RawEntry, err, from_small, layout, read_far,
+    read_varint, small_point, varint_len, write_stones, write_varint,
+};
+use crate::model::{MoveType, Point, Step};
+
+const TABLE: usize = 62;
+const EXT: u8 = 62;
+const ESC: u8 = 63;
+
+pub(crate) fn header(bytes: &[u8], pos: usize, tree_moves: u64) -> Result<Layout<'_>, DecodeError> {
+    let end = pos + TABLE;
+    if end > bytes.len() {
+        return err(pos, "truncated table");
+    }
+    let table = &bytes[pos..end];
+    Ok(Layout {
+        bytes,
+        enc: Encoding::Fotland,
+        table,
+        counts: [0; 4],
+        root: end,
+        tree_moves,
+    })
+}
+
+fn far_needed(p: &PEntry<'_>) -> bool {
+    match &p.edge.step {
+        Step::Setup(_) => true,
+        Step::Move(m) => m.colour_reverse || small_point(m.point).is_none(),
+    }
+}
+
+fn ext_needed(p: &PEntry<'_>) -> bool {
+    match &p.edge.step {
+        Step::Setup(_) => true,
+        Step::Move(m) => {
+            m.kind != MoveType::Normal
+                || p.colour_exception()
+                || m.symmetric
+                || p.ptr_target.is_some()
+                || far_needed(p)
+        }
+    }
+}
+
+fn fixed_size(p: &PEntry<'_>, table: &[u8]) -> usize {
+    if !ext_needed(p) {
+        let b = small_point(p.edge.step.as_move().expect("moves only").point).expect("small");
+        return if table.contains(&b) { 1 } else { 2 };
+    }
+    let mut n = 2 + if far_needed(p) { 2 } else { 1 };
+    if let Step::Setup(s) = &p.edge.step {
+        n += varint_len(s.len() as u64) + 2 * s.len();
+    }
+    n
+}
+
+pub(crate) fn encode(plan: &[PEntry<'_>], out: &mut Vec<u8>) {
+    // The 62 most common points among entries that would be 1 byte with a table hit.
+    let ranked = super::ranked_points(plan, |_| 0);
+    let mut table: Vec<u8> = ranked.iter().take(TABLE).map(|(b, _)| *b).collect();
+    // Fotland's table always has 62 entries; pad with unused points.
+    let mut filler = 0u8..=255;
+    while table.len() < TABLE {
+        let b = filler
+            .find(|b| !table.contains(b))
+            .expect("256 points > 62");
+        table.push(b);
+    }
+    out.extend_from_slice(&table);
+    let fixed: Vec<usize> = plan.iter().map(|p| fixed_size(p, &table)).collect();
+    let no_skip = vec![false; plan.len()];
+    let (pos, w) = layout(
+        plan,
+        &fixed,
+        &no_skip,
+        |v| if v < 1 << 16 { 2 } else { 3 },
+        |_| 0,
+    );
+    let base = out.len();
+    for (i, p) in plan.iter().enumerate() {
+        debug_assert_eq!(out.len() - base, pos[i]);
+        let head = (p.has_sibling as u8) << 7 | (p.has_child as u8) << 6;
+        if !ext_needed(p) {
+            let b = small_point(p.edge.step.as_move().expect("moves only").point).expect("small");
+            match table.iter().position(|&t| t == b) {
+                Some(k) => out.push(head | k as u8),
+                None => out.extend_from_slice(&[head | ESC, b]),
+            }
+            continue;
+        }
+        out.push(head | EXT);
+        let far = far_needed(p);
+        let long = w[i].ptr == 3;
+        let (kind, sym, reverse) = match &p.edge.step {
+            Step::Move(m) => (m.kind, m.symmetric, m.colour_reverse),
+            Step::Setup(_) => (MoveType::Normal, false, false),
+        };
+        out.push(
+            kind.bits() << 5
+                | (p.colour_exception() as u8) << 4
+                | (sym as u8) << 3
+                | (p.ptr_target.is_some() as u8) << 2
+                | (far as u8) << 1
+                | long as u8,
+        );
+        match &p.edge.step {
+            Step::Setup(stones) => {
+                out.extend_from_slice(&[0x40, 0]);
+                write_varint(out, stones.len() as u64, varint_len(stones.len() as u64));
+                write_stones(out, stones);
+            }
+            Step::Move(m) => match (far, m.point) {
+                (false, pt) => out.push(small_point(pt).expect("small")),
+                (true, Point::Pass) => out.extend_from_slice(&[(reverse as u8) << 7, 0]),
+                (true, Point::At { x, y }) => out.extend_from_slice(&[(reverse as u8) << 7 | x, y]),
+            },
+        }
+        if let Some(t) = p.ptr_target {
+            let v = (pos[i] - pos[t]) as u32;
+            if long {
+                out.extend_from_slice(&v.to_be_bytes()[1..]);
+            } else {
+                out.extend_from_slice(&(v as u16).to_be_bytes());
+            }
+        }
+    }
+}
+
+pub(crate) fn read(l: &Layout<'_>, pos: usize) -> Result<RawEntry, DecodeError> {
+    let b = l.bytes;
+    let Some(&b0) = b.get(pos) else {
+        return err(pos, "truncated entry");
+    };
+    let mut e = RawEntry {
+        start: pos,
+        point: Point::Pass,
+        colour_exception: false,
+        kind: MoveType::Normal,
+        symmetric: false,
+        reverse: false,
+        setup: None,
+        has_sibling: b0 & 0x80 != 0,
+        has_child: b0 & 0x40 != 0,
+        ptr: None,
+        skip: None,
+        end: pos + 1,
+    };
+    let code = b0 & 0x3f;
+    if code < EXT {
+        let Some(&t) = l.table.get(code as usize) else {
+            return err(pos, "code beyond the table");
+        };
+        e.point = from_small(t);
+        return Ok(e);
+    }
+    if code == ESC {
+        let Some(&p) = b.get(pos + 1) else {
+            return err(pos, "truncated escape");
+        };
+        e.point = from_small(p);
+        e.end = pos + 2;
+        return Ok(e);
+    }
+    let Some(&x) = b.get(pos + 1) else {
+        return err(pos, "truncated extension byte");
+    };
+    e.kind = MoveType::from_bits(x >> 5);
+    e.colour_exception = x & 0x10 != 0;
+    e.symmetric = x & 0x08 != 0;
+    let has_ptr = x & 0x04 != 0;
+    let far = x & 0x02 != 0;
+    let long = x & 0x01 != 0;
+    let mut p = pos + 2;
+    if far {
+        let (pt, bits) = read_far(b, p)?;
+        p += 2;
+        e.reverse = bits & 2 != 0;
+        if bits & 1 != 0 {
+            if pt != Point::Pass || e.reverse || e.kind != MoveType::Normal || e.colour_exception {
+                return err(pos, "malformed setup entry");
+            }
+            let (n, q) = read_varint(b, p)?;
+            let n = n as usize;
+            if n > 25 * 25 || q + 2 * n > b.len() {
+                return err(p, "bad setup stone count");
+            }
+            e.setup = Some((q, n));
+            p = q + 2 * n;
+        } else {
+            e.point = pt;
+        }
+    } else {
+        let Some(&pt) = b.get(p) else {
+            return err(p, "truncated point");
+        };
+        e.point = from_small(pt);
+        p += 1;
+    }
+    if has_ptr {
+        if !e.has_child {
+            return err(pos, "pointer on an entry without children");
+        }
+        let width = if long { 3 } else { 2 };
+        if p + width > b.len() {
+            return err(p, "truncated pointer");
+        }
+        let mut v = 0usize;
+        for k in 0..width {
+            v = v << 8 | b[p + k] as usize;
+        }
+        if v == 0 || v > pos {
+            return err(p, "pointer outside the blob");
+        }
+        e.ptr = Some(pos - v);
+        p += width;
+    } else if long {
+        return err(pos, "long-pointer bit without a pointer");
+    }
+    e.end = p;
+    Ok(e)
+}

@@ -1,0 +1,447 @@
+//! The walker: follows the moves played in a corner through an encoded blob, in place.
+//!
+//! A [`Frame`] maps board coordinates into the corner frame: one of 4 corners times a possible
+//! transposition about the corner's diagonal (the 8 orientations), and a rectangle of the frame
+//! in which moves count (moves outside it are play elsewhere). Colours are taken relative to the
+//! first move inside the rectangle, so either colour may open the corner. A colour repeat (the
+//! other side played elsewhere) follows a recorded tenuki if the book has one, else a move
+//! stored with the colour exception. Lines below setup stones are never entered.
+//!
+//! Lookups allocate nothing: the caller provides the moves and the output buffer.
+
+use crate::codec::{DecodeError, Layout, RawEntry, parse_header, read_entry, skip_list};
+use crate::model::{MoveType, Point, Rel};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Colour {
+    Black,
+    White,
+}
+
+impl Colour {
+    pub const fn opponent(self) -> Colour {
+        match self {
+            Colour::Black => Colour::White,
+            Colour::White => Colour::Black,
+        }
+    }
+}
+
+/// A move on the board: `at` is `(x, y)`, 0-based column and row from the top-left; `None` is
+/// a pass (ignored: a pass is play elsewhere for every corner).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct BoardMove {
+    pub colour: Colour,
+    pub at: Option<(u8, u8)>,
+}
+
+/// Corner, orientation and rectangle: how board points map into the corner frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Frame {
+    pub size: u8,
+    /// Bit 0: right-hand corner; bit 1: bottom corner.
+    pub corner: u8,
+    /// Swap the frame's x and y (reflection about the corner's diagonal).
+    pub transpose: bool,
+    /// The rectangle that counts: frame `x <= width`, `y <= height`.
+    pub width: u8,
+    pub height: u8,
+}
+
+impl Frame {
+    /// The whole board seen from `corner` in `orientation & 1` (transpose).
+    pub fn new(size: u8, corner: u8, transpose: bool) -> Frame {
+        Frame {
+            size,
+            corner: corner & 3,
+            transpose,
+            width: size,
+            height: size,
+        }
+    }
+    /// The 8 orientations: `index = corner * 2 + transpose`.
+    pub fn orientation(size: u8, index: u8) -> Frame {
+        Frame::new(size, (index >> 1) & 3, index & 1 != 0)
+    }
+    pub fn with_rect(mut self, width: u8, height: u8) -> Frame {
+        self.width = width;
+        self.height = height;
+        self
+    }
+    /// Board point -> corner frame (1-based), if on the board.
+    #[inline]
+    pub fn to_corner(&self, x: u8, y: u8) -> Option<(u8, u8)> {
+        if x >= self.size || y >= self.size {
+            return None;
+        }
+        let cx = if self.corner & 1 != 0 {
+            self.size - x
+        } else {
+            x + 1
+        };
+        let cy = if self.corner & 2 != 0 {
+            self.size - y
+        } else {
+            y + 1
+        };
+        Some(if self.transpose { (cy, cx) } else { (cx, cy) })
+    }
+    /// Corner frame -> board point, if on the board.
+    #[inline]
+    pub fn to_board(&self, cx: u8, cy: u8) -> Option<(u8, u8)> {
+        let (cx, cy) = if self.transpose { (cy, cx) } else { (cx, cy) };
+        if cx == 0 || cy == 0 || cx > self.size || cy > self.size {
+            return None;
+        }
+        let x = if self.corner & 1 != 0 {
+            self.size - cx
+        } else {
+            cx - 1
+        };
+        let y = if self.corner & 2 != 0 {
+            self.size - cy
+        } else {
+            cy - 1
+        };
+        Some((x, y))
+    }
+    #[inline]
+    fn in_rect(&self, c: (u8, u8)) -> bool {
+        c.0 <= self.width && c.1 <= self.height
+    }
+}
+
+/// A known continuation, in board coordinates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Continuation {
+    /// `None`: tenuki (play elsewhere) is a book move here.
+    pub at: Option<(u8, u8)>,
+    pub colour: Colour,
+    pub kind: MoveType,
+    pub symmetric: bool,
+    pub colour_reverse: bool,
+}
+
+impl Continuation {
+    pub const EMPTY: Continuation = Continuation {
+        at: None,
+        colour: Colour::Black,
+        kind: MoveType::Normal,
+        symmetric: false,
+        colour_reverse: false,
+    };
+}
+
+/// The result of a lookup.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lookup {
+    pub frame: Frame,
+    /// Every move inside the rectangle was found.
+    pub in_book: bool,
+    /// Moves inside the rectangle that were followed.
+    pub followed: usize,
+    /// Index (into the caller's moves) of the first move that left the book.
+    pub left_at: Option<usize>,
+    /// Continuations known (may exceed the output buffer; only that many were written).
+    pub continuations: usize,
+    /// Blob bytes parsed by this lookup.
+    pub parsed: usize,
+}
+
+/// A walker over one encoded blob (either encoding).
+#[derive(Clone, Copy, Debug)]
+pub struct Walker<'a> {
+    l: Layout<'a>,
+}
+
+impl<'a> Walker<'a> {
+    /// Validate the blob once (a full decode), then walk it in place.
+    pub fn new(bytes: &'a [u8]) -> Result<Walker<'a>, DecodeError> {
+        crate::codec::decode(bytes)?;
+        Ok(Walker {
+            l: parse_header(bytes)?,
+        })
+    }
+
+    fn root(&self) -> Option<usize> {
+        (self.l.root < self.l.bytes.len()).then_some(self.l.root)
+    }
+
+    /// The entry in the list at `list` for `point` with colour `rel` after a move of colour `pc`.
+    fn find(
+        &self,
+        list: usize,
+        pc: Rel,
+        point: Point,
+        rel: Rel,
+        parsed: &mut usize,
+    ) -> Result<Option<RawEntry>, DecodeError> {
+        let mut pos = list;
+        loop {
+            let e = read_entry(&self.l, pos)?;
+            *parsed += e.end - e.start;
+            if e.setup.is_none() && e.point == point && e.colour(pc) == rel {
+                return Ok(Some(e));
+            }
+            if !e.has_sibling {
+                return Ok(None);
+            }
+            pos = if !e.inline_children() {
+                e.end
+            } else if let Some(next) = e.skip {
+                next
+            } else {
+                skip_list(&self.l, e.end, parsed)?
+            };
+        }
+    }
+
+    /// Follow corner-frame moves `(colour relative to the first, point)` from the empty corner.
+    /// Returns (list of the node reached or None at a leaf, its colour, moves followed).
+    fn follow_rel(
+        &self,
+        moves: impl Iterator<Item = (Rel, Point)>,
+        parsed: &mut usize,
+    ) -> (Option<usize>, Rel, usize, bool) {
+        let mut list = self.root();
+        let mut last = Rel::Opposite;
+        let mut n = 0;
+        for (rel, point) in moves {
+            let Some(at) = list else {
+                return (None, last, n, false);
+            };
+            let found = match self.find(at, last, point, rel, parsed) {
+                Ok(Some(e)) => Some(e),
+                Ok(None) if rel == last && point != Point::Pass => {
+                    // The other side played elsewhere: a recorded tenuki, then the move.
+                    match self.find(at, last, Point::Pass, last.flip(), parsed) {
+                        Ok(Some(p)) => match p.children() {
+                            Some(c) => self.find(c, last.flip(), point, rel, parsed).ok().flatten(),
+                            None => None,
+                        },
+                        _ => None,
+                    }
+                }
+                _ => None,
+            };
+            let Some(e) = found else {
+                return (list, last, n, false);
+            };
+            list = e.children();
+            last = rel;
+            n += 1;
+        }
+        (list, last, n, true)
+    }
+
+    /// List the continuations of the list at `list` (after a move of colour `last`).
+    fn list(
+        &self,
+        frame: &Frame,
+        list: Option<usize>,
+        last: Rel,
+        first: Colour,
+        out: &mut [Continuation],
+        parsed: &mut usize,
+    ) -> usize {
+        let Some(mut pos) = list else { return 0 };
+        let mut n = 0;
+        loop {
+            let Ok(e) = read_entry(&self.l, pos) else {
+                return n;
+            };
+            *parsed += e.end - e.start;
+            if e.setup.is_none() {
+                let at = match e.point {
+                    Point::Pass => None,
+                    Point::At { x, y } => frame.to_board(x, y),
+                };
+                // Points off this board are not continuations here.
+                if at.is_some() || e.point == Point::Pass {
+                    if let Some(slot) = out.get_mut(n) {
+                        let colour = if e.colour(last) == Rel::Same {
+                            first
+                        } else {
+                            first.opponent()
+                        };
+                        *slot = Continuation {
+                            at,
+                            colour,
+                            kind: e.kind,
+                            symmetric: e.symmetric,
+                            colour_reverse: e.reverse,
+                        };
+                    }
+                    n += 1;
+                }
+            }
+            if !e.has_sibling {
+                return n;
+            }
+            pos = if !e.inline_children() {
+                e.end
+            } else if let Some(next) = e.skip {
+                next
+            } else {
+                match skip_list(&self.l, e.end, parsed) {
+                    Ok(p) => p,
+                    Err(_) => return n,
+                }
+            };
+        }
+    }
+
+    /// Follow `moves` in one frame. `to_move` colours the continuations of an empty corner.
+    pub fn follow(
+        &self,
+        frame: &Frame,
+        moves: &[BoardMove],
+        to_move: Colour,
+        out: &mut [Continuation],
+    ) -> Lookup {
+        let first = moves
+            .iter()
+            .find(|m| {
+                m.at.and_then(|(x, y)| frame.to_corner(x, y))
+                    .is_some_and(|c| frame.in_rect(c))
+            })
+            .map(|m| m.colour);
+        let base = first.unwrap_or(to_move);
+        let mut parsed = 0;
+        let iter = moves.iter().filter_map(|m| {
+            let c = frame.to_corner(m.at?.0, m.at?.1)?;
+            frame.in_rect(c).then(|| {
+                (
+                    if m.colour == base {
+                        Rel::Same
+                    } else {
+                        Rel::Opposite
+                    },
+                    Point::at(c.0, c.1),
+                )
+            })
+        });
+        let (list, last, followed, in_book) = self.follow_rel(iter, &mut parsed);
+        let left_at = if in_book {
+            None
+        } else {
+            // The (followed + 1)-th move inside the rectangle.
+            let mut k = 0;
+            moves.iter().position(|m| {
+                let inside =
+                    m.at.and_then(|(x, y)| frame.to_corner(x, y))
+                        .is_some_and(|c| frame.in_rect(c));
+                if inside {
+                    k += 1;
+                }
+                inside && k == followed + 1
+            })
+        };
+        let continuations = if in_book {
+            self.list(frame, list, last, base, out, &mut parsed)
+        } else {
+            0
+        };
+        Lookup {
+            frame: *frame,
+            in_book,
+            followed,
+            left_at,
+            continuations,
+            parsed,
+        }
+    }
+
+    /// Look a corner up as RiscIgo did: the half board from that corner (both halves), then the
+    /// quarter board, each in both orientations; the first rectangle in which at least one
+    /// move was played and every move is in the book wins. With no move in any rectangle, the
+    /// empty corner's continuations. Otherwise the deepest attempt, `in_book == false`.
+    pub fn lookup_corner(
+        &self,
+        size: u8,
+        corner: u8,
+        moves: &[BoardMove],
+        to_move: Colour,
+        out: &mut [Continuation],
+    ) -> Lookup {
+        let half = size.div_ceil(2);
+        let rects = [(size, half), (half, half)];
+        let mut best: Option<Lookup> = None;
+        let mut parsed = 0;
+        for (w, h) in rects {
+            for t in [false, true] {
+                let f = Frame::new(size, corner, t).with_rect(w, h);
+                let r = self.follow(&f, moves, to_move, out);
+                parsed += r.parsed;
+                let any = moves.iter().any(|m| {
+                    m.at.and_then(|(x, y)| f.to_corner(x, y))
+                        .is_some_and(|c| f.in_rect(c))
+                });
+                if r.in_book && any {
+                    return Lookup { parsed, ..r };
+                }
+                if !r.in_book && best.is_none_or(|b| r.followed > b.followed) {
+                    best = Some(r);
+                }
+            }
+        }
+        match best {
+            Some(b) => Lookup {
+                parsed,
+                continuations: 0,
+                ..b
+            },
+            None => {
+                // Nothing played in the corner: the book's first moves.
+                let f = Frame::new(size, corner, false).with_rect(half, half);
+                let r = self.follow(&f, &[], to_move, out);
+                Lookup {
+                    parsed: parsed + r.parsed,
+                    ..r
+                }
+            }
+        }
+    }
+
+    /// Follow corner-frame moves (colours relative to the first) and list the continuations in
+    /// frame coordinates. For tools and tests; allocation-free too.
+    pub fn follow_frame(
+        &self,
+        line: &[(Rel, Point)],
+        out: &mut [(Rel, Point, MoveType)],
+    ) -> Option<usize> {
+        let mut parsed = 0;
+        let (list, last, _, ok) = self.follow_rel(line.iter().copied(), &mut parsed);
+        if !ok {
+            return None;
+        }
+        let Some(mut pos) = list else { return Some(0) };
+        let mut n = 0;
+        loop {
+            let e = read_entry(&self.l, pos).ok()?;
+            if e.setup.is_none() {
+                if let Some(s) = out.get_mut(n) {
+                    *s = (e.colour(last), e.point, e.kind);
+                }
+                n += 1;
+            }
+            if !e.has_sibling {
+                return Some(n);
+            }
+            pos = if !e.inline_children() {
+                e.end
+            } else if let Some(next) = e.skip {
+                next
+            } else {
+                skip_list(&self.l, e.end, &mut parsed).ok()?
+            };
+        }
+    }
+
+    /// Bytes parsed to follow `line` (corner frame, relative colours); `None` if not in book.
+    pub fn parsed_for(&self, line: &[(Rel, Point)]) -> Option<usize> {
+        let mut parsed = 0;
+        let (_, _, _, ok) = self.follow_rel(line.iter().copied(), &mut parsed);
+        ok.then_some(parsed)
+    }
+}

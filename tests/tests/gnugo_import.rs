@@ -1,0 +1,135 @@
+//! `lens_compiler::import::gnugo` on a small hand-written database (snapshot of the `.lens`
+//! output and the report) and on every public GNU Go database (no errors, known counts).
+
+mod gnugo_support;
+
+use gnugo_support::data_dir;
+use lens_compiler::import::gnugo::{Options, PatternOutcome, import_str};
+
+/// A database written for this test (not GNU Go's): every construct the importer handles.
+const SAMPLE: &str = "\
+# header comment
+attribute_map general
+goal_elements none
+callback_data XOxo
+
+Pattern Hane1
+# a comment inside the block
+
+?X?.       hane at the head
+.O*o
+....
+----
+
+:|,OB,value(12.5),shape(-1)
+
+?A?.
+.Omb
+....
+----
+
+;lib(A)>1 && (o_somewhere(b) ? xlib(*) > 2 : !attack(A))
+;&& !oplay_attack(*,?,b)
+
+Pattern Corner2
+
+|.Q.
+|.*,
+|!..
++---
+
+:8,sE,terri(0.5),thrash_around_helper
+
+>antisuji(*)
+
+Pattern NoMove3
+
+X.X
+.O.
+
+:X,C
+
+Pattern Float4
+
+O*X
+
+:8,-
+
+A*B
+
+;weakness(A) < 0.7
+";
+
+#[test]
+fn sample_import_snapshot() {
+    let out = import_str("sample.db", SAMPLE, &Options::default());
+    insta::assert_snapshot!("gnugo_sample_lens", out.source);
+    insta::assert_snapshot!("gnugo_sample_report", out.report.to_text());
+    assert_eq!(out.report.full(), 1);
+    assert_eq!(out.report.with_externs(), 2);
+    assert_eq!(out.report.not_imported(), 1);
+    let geo = import_str(
+        "sample.db",
+        SAMPLE,
+        &Options {
+            geometric_only: true,
+            ..Default::default()
+        },
+    );
+    assert_eq!(geo.report.full(), 4);
+    assert!(!geo.source.contains("where"));
+}
+
+/// (file, patterns, not imported with constraints) for the public databases.
+const COUNTS: &[(&str, usize, usize)] = &[
+    ("attack.db", 14, 0),
+    ("barriers.db", 218, 0),
+    ("conn.db", 35, 1),
+    ("defense.db", 33, 0),
+    ("endgame.db", 102, 0),
+    ("fuseki.db", 168, 1),
+    ("handicap.db", 49, 2),
+    ("influence.db", 50, 0),
+    ("patterns.db", 994, 2),
+    ("patterns2.db", 228, 4),
+];
+
+#[test]
+fn every_public_database_imports() {
+    let Some(dir) = data_dir() else { return };
+    let mut report = String::new();
+    for &(file, patterns, not_imported) in COUNTS {
+        let text = std::fs::read_to_string(dir.join("patterns").join(file)).unwrap();
+        let full = import_str(file, &text, &Options::default());
+        assert!(
+            full.report.errors.is_empty(),
+            "{file}: {:?}",
+            full.report.errors
+        );
+        assert_eq!(full.report.outcomes.len(), patterns, "{file}");
+        assert_eq!(
+            full.report.not_imported(),
+            not_imported,
+            "{file}: {}",
+            full.report.to_text()
+        );
+        for o in &full.report.outcomes {
+            if let PatternOutcome::NotImported { reason, .. } = o {
+                assert!(!reason.is_empty());
+            }
+        }
+        // Geometric-only: everything but the two 19x19 whole-board handicap patterns.
+        let geo = import_str(
+            file,
+            &text,
+            &Options {
+                geometric_only: true,
+                ..Default::default()
+            },
+        );
+        let too_big = if file == "handicap.db" { 2 } else { 0 };
+        assert_eq!(geo.report.full(), patterns - too_big, "{file}");
+        report.push_str(&full.report.to_text());
+    }
+    eprintln!("{report}");
+}

@@ -1,0 +1,146 @@
+//! The fast path: packed absence masks with early exit on word 0 (fields up to 7x7), and the
+//! general point-by-point path for larger fields.
+
+use super::{Ctx, Geometry, Host, MatchBuf, Query, Scratch, focus_ok, run_class, view};
+use crate::board::{BoardView, Colour};
+use crate::geometry::Orientation;
+use crate::rom::{ClassInfo, Kernel, Rom};
+
+/// The packed view words of a focus point (exposed for benchmarks and tools).
+pub fn view_words<B: BoardView + ?Sized>(b: &B, persp: Colour, x: i32, y: i32) -> [u64; 3] {
+    view::build(b, persp, x, y)
+}
+
+struct Packed<'a> {
+    w0: &'a [u8],
+    w1: &'a [u8],
+    w2: &'a [u8],
+    words: usize,
+    v: [u64; 3],
+    first: u32,
+}
+
+#[inline]
+fn word(bytes: &[u8], i: usize) -> u64 {
+    crate::rom::wire::u64_at(bytes, i * 8)
+}
+
+impl Geometry for Packed<'_> {
+    #[inline]
+    fn next(&mut self, from: u32, end: u32) -> Option<u32> {
+        let (a, b) = ((from - self.first) as usize, (end - self.first) as usize);
+        let w0 = self.w0.get(a * 8..b * 8)?;
+        let v0 = self.v[0];
+        for (k, c) in w0.chunks_exact(8).enumerate() {
+            let m = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+            if m & v0 != 0 {
+                continue;
+            }
+            let i = a + k;
+            if self.words > 1 && word(self.w1, i) & self.v[1] != 0 {
+                continue;
+            }
+            if self.words > 2 && word(self.w2, i) & self.v[2] != 0 {
+                continue;
+            }
+            return Some(self.first + i as u32);
+        }
+        None
+    }
+}
+
+/// Point by point over the stored cells (fields larger than the packed window; also the
+/// reference matcher's geometry).
+pub(crate) struct Cells<'r, 'a, B: ?Sized> {
+    pub rom: &'r Rom<'a>,
+    pub board: &'r B,
+    pub persp: Colour,
+    pub x: i32,
+    pub y: i32,
+}
+
+impl<B: BoardView + ?Sized> Cells<'_, '_, B> {
+    pub(crate) fn entry_holds(&self, e: u32) -> bool {
+        let (p, o, _) = self.rom.entry(e);
+        let t = Orientation::new(o).unwrap_or(Orientation::IDENTITY);
+        self.rom.pattern(p).cells().all(|(dx, dy, allowed)| {
+            let (ox, oy) = t.apply(dx as i32, dy as i32);
+            allowed & (1 << super::state(self.board, self.persp, self.x + ox, self.y + oy)) != 0
+        })
+    }
+}
+
+impl<B: BoardView + ?Sized> Geometry for Cells<'_, '_, B> {
+    fn next(&mut self, from: u32, end: u32) -> Option<u32> {
+        (from..end).find(|&e| self.entry_holds(e))
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn match_at<B: BoardView + ?Sized, H: Host + ?Sized>(
+    rom: &Rom<'_>,
+    board: &B,
+    host: &H,
+    q: &Query,
+    x: i32,
+    y: i32,
+    scratch: &mut Scratch,
+    out: &mut MatchBuf<'_>,
+) -> usize {
+    let Some(class) = rom.class(q.class) else {
+        return 0;
+    };
+    if !focus_ok(&class, board, q.perspective, x, y) {
+        return 0;
+    }
+    let ctx = Ctx {
+        rom,
+        board,
+        host,
+        persp: q.perspective,
+        x,
+        y,
+    };
+    let qmask = q.orientations.mask_at(x, y);
+    run_with_kernel(&ctx, &class, qmask, scratch, out)
+}
+
+fn run_with_kernel<B: BoardView + ?Sized, H: Host + ?Sized>(
+    ctx: &Ctx<'_, '_, B, H>,
+    class: &ClassInfo<'_>,
+    qmask: u8,
+    scratch: &mut Scratch,
+    out: &mut MatchBuf<'_>,
+) -> usize {
+    match class.kernel() {
+        Kernel::Packed => {
+            let mut g = Packed {
+                w0: class.mask_words(0),
+                w1: if class.words() > 1 {
+                    class.mask_words(1)
+                } else {
+                    &[]
+                },
+                w2: if class.words() > 2 {
+                    class.mask_words(2)
+                } else {
+                    &[]
+                },
+                words: class.words(),
+                v: view::build(ctx.board, ctx.persp, ctx.x, ctx.y),
+                first: class.first_entry(),
+            };
+            run_class(ctx, class, qmask, &mut g, scratch, out)
+        }
+        Kernel::General => {
+            let mut g = Cells {
+                rom: ctx.rom,
+                board: ctx.board,
+                persp: ctx.persp,
+                x: ctx.x,
+                y: ctx.y,
+            };
+            run_class(ctx, class, qmask, &mut g, scratch, out)
+        }
+    }
+}

@@ -1,0 +1,512 @@
+//! The matching API: classes at a focus point or over the whole board, lenses from endpoints.
+//! `no_std`, no allocation: matches go into a caller-owned [`MatchBuf`], per-call working
+//! memory is the caller's [`Scratch`].
+//!
+//! Semantics (shared by the fast kernels and the [`crate::reference`] oracle):
+//! * The focus must be on the board and its state (seen from `perspective`: friend = the
+//!   perspective colour) must be in the class's focus set, or nothing matches.
+//! * The class program is run in order (priority order, fixed by the compiler). A variant with
+//!   orientation `o` and covers set `C` is tried when `C` meets the active orientation set
+//!   (the query's set, narrowed inside globs); it is reported in `o` when `o` is active, else in
+//!   the lowest active orientation of `C`.
+//! * Glob: the header's passing variants (masks and tests) give the set of orientations in
+//!   which its members are tried; an empty set skips the whole glob in one step.
+//! * Tests run only on variants whose masks pass, in stored order; the first zero rejects.
+//! * Results are mapped to board coordinates through the reported orientation. A reject goes
+//!   into the output and drops later move suggestions at that point within the same call.
+//! * Modes: `All` reports every match; `First` stops at the first suggestion (move or value);
+//!   `Best` reports all rejects, then the one suggestion with the highest priority, then the
+//!   highest value, the earliest on ties. A class default is appended as a `Value` (pattern
+//!   [`DEFAULT_PATTERN`]): always in `All`, only when no suggestion was found otherwise.
+
+mod bytecode_eval;
+mod kernel;
+mod lens;
+pub(crate) mod view;
+
+pub use kernel::view_words;
+
+use crate::board::{BoardView, Colour, Point};
+use crate::geometry::Orientation;
+use crate::rom::{ClassId, ClassInfo, Item, MAX_GLOB_DEPTH, Mode, RawResult, Rom};
+
+/// `Match::pattern` of a class default.
+pub const DEFAULT_PATTERN: u32 = u32::MAX;
+
+/// An argument passed to an engine predicate: points in board coordinates, colours absolute.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum HostArg {
+    Point(i32, i32),
+    Int(i32),
+    Colour(Colour),
+}
+
+/// What the engine supplies: globals, `extern` predicates and mark bits (all by index as the
+/// ROM's globals/externs tables list them). Must be pure during one call.
+pub trait Host {
+    fn global(&self, _index: u16) -> i32 {
+        0
+    }
+    fn call(&self, _index: u16, _args: &[HostArg]) -> i32 {
+        0
+    }
+    fn mark(&self, _x: i32, _y: i32) -> bool {
+        false
+    }
+}
+
+/// A host that answers every question with 0 / false.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoHost;
+impl Host for NoHost {}
+
+/// Which orientation variants to try.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Orientations {
+    All,
+    /// Only variants whose "up" points from the focus at the board point `toward` (which must
+    /// be an orthogonal neighbour of the focus; otherwise nothing is tried at that focus).
+    Up {
+        toward: (i32, i32),
+    },
+    /// A bit set over orientation indices.
+    Set(u8),
+}
+
+impl Orientations {
+    /// The orientation bit set at focus `(x, y)`.
+    pub fn mask_at(&self, x: i32, y: i32) -> u8 {
+        match *self {
+            Orientations::All => 0xFF,
+            Orientations::Set(m) => m,
+            Orientations::Up { toward } => {
+                let d = (toward.0 - x, toward.1 - y);
+                let mut m = 0;
+                for t in Orientation::ALL {
+                    if t.up() == d {
+                        m |= 1 << t.index();
+                    }
+                }
+                m
+            }
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Query {
+    pub class: ClassId,
+    pub perspective: Colour,
+    pub orientations: Orientations,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MatchResult {
+    Move {
+        x: i32,
+        y: i32,
+        value: i32,
+        bits: u32,
+        sequence: Option<u32>,
+    },
+    Reject {
+        x: i32,
+        y: i32,
+    },
+    Value {
+        value: i32,
+        bits: u32,
+    },
+    None,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Match {
+    /// `PatternSpec::id` ([`DEFAULT_PATTERN`] for a class default; the field index for lenses).
+    pub pattern: u32,
+    pub orientation: u8,
+    pub focus: (i32, i32),
+    pub result: MatchResult,
+    pub priority: i32,
+}
+
+impl Match {
+    pub const EMPTY: Match = Match {
+        pattern: 0,
+        orientation: 0,
+        focus: (0, 0),
+        result: MatchResult::None,
+        priority: 0,
+    };
+}
+
+/// Caller-owned output buffer: `MatchBuf::new(&mut [Match::EMPTY; 64])`. When full, further
+/// matches are counted in [`MatchBuf::dropped`] instead of stored.
+#[derive(Debug)]
+pub struct MatchBuf<'b> {
+    slots: &'b mut [Match],
+    len: usize,
+    dropped: usize,
+}
+
+impl<'b> MatchBuf<'b> {
+    pub fn new(slots: &'b mut [Match]) -> Self {
+        MatchBuf {
+            slots,
+            len: 0,
+            dropped: 0,
+        }
+    }
+    pub fn as_slice(&self) -> &[Match] {
+        &self.slots[..self.len]
+    }
+    pub fn len(&self) -> usize {
+        self.len
+    }
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+    /// Matches that did not fit since the last [`MatchBuf::clear`].
+    pub fn dropped(&self) -> usize {
+        self.dropped
+    }
+    pub fn clear(&mut self) {
+        self.len = 0;
+        self.dropped = 0;
+    }
+    #[inline]
+    fn push(&mut self, m: Match) -> bool {
+        if self.len < self.slots.len() {
+            self.slots[self.len] = m;
+            self.len += 1;
+            true
+        } else {
+            self.dropped += 1;
+            false
+        }
+    }
+    fn rejected_since(&self, start: usize, x: i32, y: i32) -> bool {
+        self.slots[start.min(self.len)..self.len]
+            .iter()
+            .any(|m| matches!(m.result, MatchResult::Reject { x: rx, y: ry } if rx == x && ry == y))
+    }
+}
+
+/// Per-call working memory (the glob orientation stack); reusable across calls.
+#[derive(Clone, Debug)]
+pub struct Scratch {
+    active: [u8; MAX_GLOB_DEPTH + 1],
+}
+
+impl Default for Scratch {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Scratch {
+    pub const fn new() -> Self {
+        Scratch {
+            active: [0; MAX_GLOB_DEPTH + 1],
+        }
+    }
+}
+
+/// State of a board point seen from `persp`: 0 friend, 1 foe, 2 empty, 3 off.
+#[inline]
+pub(crate) fn state<B: BoardView + ?Sized>(b: &B, persp: Colour, x: i32, y: i32) -> u8 {
+    match b.point(x, y) {
+        Point::Stone(c) if c == persp => 0,
+        Point::Stone(_) => 1,
+        Point::Empty => 2,
+        Point::Off => 3,
+    }
+}
+
+#[inline]
+pub(crate) fn on_board<B: BoardView + ?Sized>(b: &B, x: i32, y: i32) -> bool {
+    let s = b.size() as i32;
+    x >= 0 && y >= 0 && x < s && y < s
+}
+
+/// A geometric filter over the entries of one class at one focus: the fast kernels and the
+/// reference matcher differ only here.
+pub(crate) trait Geometry {
+    /// The first entry in `from..end` whose cells all hold, if any.
+    fn next(&mut self, from: u32, end: u32) -> Option<u32>;
+}
+
+/// Everything a call needs besides the geometry.
+pub(crate) struct Ctx<'r, 'a, B: ?Sized, H: ?Sized> {
+    pub rom: &'r Rom<'a>,
+    pub board: &'r B,
+    pub host: &'r H,
+    pub persp: Colour,
+    pub x: i32,
+    pub y: i32,
+}
+
+impl<B: BoardView + ?Sized, H: Host + ?Sized> Ctx<'_, '_, B, H> {
+    fn tests_pass(&self, p: &crate::rom::PatternInfo<'_>, t: Orientation) -> bool {
+        p.tests()
+            .all(|(code, _)| bytecode_eval::eval(code, self, t) != 0)
+    }
+}
+
+/// Whether the focus admits the class at all.
+pub(crate) fn focus_ok<B: BoardView + ?Sized>(
+    class: &ClassInfo<'_>,
+    b: &B,
+    persp: Colour,
+    x: i32,
+    y: i32,
+) -> bool {
+    on_board(b, x, y) && class.focus() & (1 << state(b, persp, x, y)) != 0
+}
+
+/// Run a class program at one focus with the given geometry. Returns matches written.
+pub(crate) fn run_class<B: BoardView + ?Sized, H: Host + ?Sized, G: Geometry>(
+    ctx: &Ctx<'_, '_, B, H>,
+    class: &ClassInfo<'_>,
+    qmask: u8,
+    geo: &mut G,
+    scratch: &mut Scratch,
+    out: &mut MatchBuf<'_>,
+) -> usize {
+    let start = out.len;
+    let rom = ctx.rom;
+    let mode = class.mode();
+    let mut best: Option<Match> = None;
+    let mut stopped = false;
+    let mut depth = 0usize;
+    let mut active = qmask;
+    let first = class.first_item();
+    let iend = first + class.item_count();
+    let mut i = first;
+    'items: while i < iend {
+        match rom.item(i) {
+            Item::Run { first: e0, end } => {
+                let mut e = e0;
+                while let Some(hit) = geo.next(e, end) {
+                    e = hit + 1;
+                    let (p, o, cov) = rom.entry(hit);
+                    let sel = cov & active;
+                    if sel == 0 {
+                        continue;
+                    }
+                    let t = if sel & (1 << o) != 0 {
+                        o
+                    } else {
+                        sel.trailing_zeros() as u8
+                    };
+                    let orient = Orientation::new(t).unwrap_or(Orientation::IDENTITY);
+                    let pat = rom.pattern(p);
+                    if !ctx.tests_pass(&pat, orient) {
+                        continue;
+                    }
+                    let Some(res) = pat.result() else { continue };
+                    let m = Match {
+                        pattern: pat.id(),
+                        orientation: t,
+                        focus: (ctx.x, ctx.y),
+                        result: map_result(res, orient, ctx.x, ctx.y),
+                        priority: pat.priority(),
+                    };
+                    match m.result {
+                        MatchResult::Reject { .. } => {
+                            out.push(m);
+                            continue;
+                        }
+                        MatchResult::Move { x, y, .. } if out.rejected_since(start, x, y) => {
+                            continue;
+                        }
+                        _ => {}
+                    }
+                    match mode {
+                        Mode::All => {
+                            out.push(m);
+                        }
+                        Mode::First => {
+                            out.push(m);
+                            stopped = true;
+                            break 'items;
+                        }
+                        Mode::Best => {
+                            if best.is_none_or(|b| better(&m, &b)) {
+                                best = Some(m);
+                            }
+                        }
+                    }
+                }
+            }
+            Item::Glob {
+                first: e0,
+                end,
+                close,
+            } => {
+                let mut pass = 0u8;
+                let mut e = e0;
+                while let Some(hit) = geo.next(e, end) {
+                    e = hit + 1;
+                    let (p, o, cov) = rom.entry(hit);
+                    let sel = cov & active & !pass;
+                    if sel == 0 {
+                        continue;
+                    }
+                    let t = if sel & (1 << o) != 0 {
+                        o
+                    } else {
+                        sel.trailing_zeros() as u8
+                    };
+                    if ctx.tests_pass(
+                        &rom.pattern(p),
+                        Orientation::new(t).unwrap_or(Orientation::IDENTITY),
+                    ) {
+                        pass |= sel;
+                    }
+                }
+                if pass == 0 || depth >= MAX_GLOB_DEPTH {
+                    i = close + 1;
+                    continue;
+                }
+                scratch.active[depth] = active;
+                depth += 1;
+                active = pass;
+            }
+            Item::GlobEnd => {
+                if depth > 0 {
+                    depth -= 1;
+                    active = scratch.active[depth];
+                }
+            }
+        }
+        i += 1;
+    }
+    let found = best.is_some() || (mode == Mode::First && stopped);
+    if let Some(b) = best {
+        out.push(b);
+    }
+    if let Some(v) = class.default_value() {
+        if mode == Mode::All || !found {
+            out.push(Match {
+                pattern: DEFAULT_PATTERN,
+                orientation: 0,
+                focus: (ctx.x, ctx.y),
+                result: MatchResult::Value { value: v, bits: 0 },
+                priority: i32::MIN,
+            });
+        }
+    }
+    out.len - start
+}
+
+fn value_of(m: &Match) -> i32 {
+    match m.result {
+        MatchResult::Move { value, .. } | MatchResult::Value { value, .. } => value,
+        _ => i32::MIN,
+    }
+}
+
+fn better(a: &Match, b: &Match) -> bool {
+    (a.priority, value_of(a)) > (b.priority, value_of(b))
+}
+
+pub(crate) fn map_result(r: RawResult, t: Orientation, x: i32, y: i32) -> MatchResult {
+    match r {
+        RawResult::Move {
+            dx,
+            dy,
+            value,
+            bits,
+            sequence,
+        } => {
+            let (ox, oy) = t.apply(dx as i32, dy as i32);
+            MatchResult::Move {
+                x: x + ox,
+                y: y + oy,
+                value,
+                bits,
+                sequence,
+            }
+        }
+        RawResult::Reject { dx, dy } => {
+            let (ox, oy) = t.apply(dx as i32, dy as i32);
+            MatchResult::Reject {
+                x: x + ox,
+                y: y + oy,
+            }
+        }
+        RawResult::Value { value, bits } => MatchResult::Value { value, bits },
+    }
+}
+
+impl<'a> Rom<'a> {
+    /// Match a class at one focus point. Appends to `out`; returns how many matches were
+    /// produced (stored or dropped for lack of room). Never allocates.
+    #[allow(clippy::too_many_arguments)]
+    pub fn match_at<B: BoardView + ?Sized, H: Host + ?Sized>(
+        &self,
+        board: &B,
+        host: &H,
+        q: &Query,
+        x: i32,
+        y: i32,
+        scratch: &mut Scratch,
+        out: &mut MatchBuf<'_>,
+    ) -> usize {
+        kernel::match_at(self, board, host, q, x, y, scratch, out)
+    }
+
+    /// Match a class at every board point, row by row (each point is its own call: rejects
+    /// apply within a point). Returns how many matches were produced.
+    pub fn scan<B: BoardView + ?Sized, H: Host + ?Sized>(
+        &self,
+        board: &B,
+        host: &H,
+        q: &Query,
+        scratch: &mut Scratch,
+        out: &mut MatchBuf<'_>,
+    ) -> usize {
+        let s = board.size() as i32;
+        let mut n = 0;
+        for y in 0..s {
+            for x in 0..s {
+                n += kernel::match_at(self, board, host, q, x, y, scratch, out);
+            }
+        }
+        n
+    }
+
+    /// Evaluate a lens from its endpoints (board points, as many as the lens declares) in
+    /// every orientation that maps the written endpoints onto them. Returns matches produced.
+    pub fn eval_lens<B: BoardView + ?Sized, H: Host + ?Sized>(
+        &self,
+        lens: crate::rom::LensId,
+        endpoints: &[(i32, i32)],
+        perspective: Colour,
+        board: &B,
+        host: &H,
+        out: &mut MatchBuf<'_>,
+    ) -> usize {
+        lens::eval(self, lens, endpoints, perspective, board, host, out, false)
+    }
+}
+
+pub(crate) use bytecode_eval::eval as eval_test;
+pub(crate) use lens::eval as eval_lens_impl;
+
+pub(crate) fn kernel_cells<'r, 'a, B: BoardView + ?Sized>(
+    rom: &'r Rom<'a>,
+    board: &'r B,
+    persp: Colour,
+    x: i32,
+    y: i32,
+) -> kernel::Cells<'r, 'a, B> {
+    kernel::Cells {
+        rom,
+        board,
+        persp,
+        x,
+        y,
+    }
+}

@@ -1,0 +1,357 @@
+//! Test bytecode (format v1): a stack machine over `i32` values, no jumps. One `TestSpec` is
+//! one code block that leaves exactly one value; a pattern's tests are separate blocks run in
+//! order (cheapest first) and the first zero rejects. Inside one block every operand is
+//! evaluated (host predicates must be pure).
+//!
+//! Encoding: one opcode byte, then operands. Points are `dx: i8, dy: i8` in the pattern's
+//! drawn orientation (the VM maps them through the matched variant); colours are 0 friend,
+//! 1 foe.
+
+/// Maximum stack depth a block may reach (checked by the loader).
+pub const MAX_STACK: usize = 32;
+/// Maximum extern arguments.
+pub const MAX_ARGS: usize = 8;
+
+pub const OP_INT: u8 = 0x01;
+pub const OP_LIBS: u8 = 0x02;
+pub const OP_LINE: u8 = 0x03;
+pub const OP_ATARI: u8 = 0x04;
+pub const OP_NBR_ATARI: u8 = 0x05;
+pub const OP_DIST: u8 = 0x06;
+pub const OP_COUNT: u8 = 0x07;
+pub const OP_ANY: u8 = 0x08;
+pub const OP_ADJ: u8 = 0x09;
+pub const OP_EMPTY8: u8 = 0x0A;
+pub const OP_EMPTY25: u8 = 0x0B;
+pub const OP_MARK: u8 = 0x0C;
+pub const OP_GLOBAL: u8 = 0x0D;
+pub const OP_EXTERN: u8 = 0x0E;
+pub const OP_NOT: u8 = 0x10;
+pub const OP_NEG: u8 = 0x11;
+/// Binary operators: `0x20 + BinOp index` (or and eq ne lt le gt ge add sub).
+pub const OP_BIN: u8 = 0x20;
+
+/// Argument kinds of `OP_EXTERN`.
+pub const ARG_POINT: u8 = 0;
+pub const ARG_INT: u8 = 1;
+pub const ARG_COLOUR: u8 = 2;
+
+/// Binary operators in encoding order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bin {
+    Or,
+    And,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Add,
+    Sub,
+}
+
+impl Bin {
+    pub const ALL: [Bin; 10] = [
+        Bin::Or,
+        Bin::And,
+        Bin::Eq,
+        Bin::Ne,
+        Bin::Lt,
+        Bin::Le,
+        Bin::Gt,
+        Bin::Ge,
+        Bin::Add,
+        Bin::Sub,
+    ];
+    pub fn symbol(self) -> &'static str {
+        match self {
+            Bin::Or => "||",
+            Bin::And => "&&",
+            Bin::Eq => "==",
+            Bin::Ne => "!=",
+            Bin::Lt => "<",
+            Bin::Le => "<=",
+            Bin::Gt => ">",
+            Bin::Ge => ">=",
+            Bin::Add => "+",
+            Bin::Sub => "-",
+        }
+    }
+    #[inline]
+    pub fn apply(self, a: i32, b: i32) -> i32 {
+        match self {
+            Bin::Or => ((a != 0) || (b != 0)) as i32,
+            Bin::And => ((a != 0) && (b != 0)) as i32,
+            Bin::Eq => (a == b) as i32,
+            Bin::Ne => (a != b) as i32,
+            Bin::Lt => (a < b) as i32,
+            Bin::Le => (a <= b) as i32,
+            Bin::Gt => (a > b) as i32,
+            Bin::Ge => (a >= b) as i32,
+            Bin::Add => a.wrapping_add(b),
+            Bin::Sub => a.wrapping_sub(b),
+        }
+    }
+}
+
+/// A decoded instruction. `Extern` carries the raw argument bytes (decode with [`args`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op<'a> {
+    Int(i32),
+    Libs(i8, i8),
+    Line(i8, i8),
+    Atari(i8, i8),
+    NbrAtari(i8, i8, u8),
+    Dist(i8, i8, u8),
+    Count {
+        dx: i8,
+        dy: i8,
+        states: u8,
+        radius: u8,
+    },
+    Any(i8, i8, u8),
+    Adj(i8, i8),
+    Empty8(i8, i8),
+    Empty25(i8, i8),
+    Mark(i8, i8),
+    Global(u16),
+    Extern {
+        index: u16,
+        nargs: u8,
+        args: &'a [u8],
+    },
+    Not,
+    Neg,
+    Bin(Bin),
+}
+
+/// One decoded extern argument.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RawArg {
+    Point(i8, i8),
+    Int(i32),
+    Colour(u8),
+}
+
+/// Decode the instruction at `pc`; returns it and the next pc, or a reason.
+pub fn decode(code: &[u8], pc: usize) -> Result<(Op<'_>, usize), &'static str> {
+    let op = *code.get(pc).ok_or("truncated instruction")?;
+    let need = |n: usize| -> Result<&[u8], &'static str> {
+        code.get(pc + 1..pc + 1 + n).ok_or("truncated operand")
+    };
+    let pt = |s: &[u8]| (s[0] as i8, s[1] as i8);
+    Ok(match op {
+        OP_INT => {
+            let s = need(4)?;
+            (
+                Op::Int(i32::from_le_bytes([s[0], s[1], s[2], s[3]])),
+                pc + 5,
+            )
+        }
+        OP_LIBS | OP_LINE | OP_ATARI | OP_ADJ | OP_EMPTY8 | OP_EMPTY25 | OP_MARK => {
+            let (dx, dy) = pt(need(2)?);
+            let o = match op {
+                OP_LIBS => Op::Libs(dx, dy),
+                OP_LINE => Op::Line(dx, dy),
+                OP_ATARI => Op::Atari(dx, dy),
+                OP_ADJ => Op::Adj(dx, dy),
+                OP_EMPTY8 => Op::Empty8(dx, dy),
+                OP_EMPTY25 => Op::Empty25(dx, dy),
+                _ => Op::Mark(dx, dy),
+            };
+            (o, pc + 3)
+        }
+        OP_NBR_ATARI | OP_DIST | OP_ANY => {
+            let s = need(3)?;
+            let (dx, dy) = pt(s);
+            let o = match op {
+                OP_NBR_ATARI => Op::NbrAtari(dx, dy, s[2]),
+                OP_DIST => Op::Dist(dx, dy, s[2]),
+                _ => Op::Any(dx, dy, s[2]),
+            };
+            (o, pc + 4)
+        }
+        OP_COUNT => {
+            let s = need(4)?;
+            (
+                Op::Count {
+                    dx: s[0] as i8,
+                    dy: s[1] as i8,
+                    states: s[2],
+                    radius: s[3],
+                },
+                pc + 5,
+            )
+        }
+        OP_GLOBAL => {
+            let s = need(2)?;
+            (Op::Global(u16::from_le_bytes([s[0], s[1]])), pc + 3)
+        }
+        OP_EXTERN => {
+            let s = need(3)?;
+            let index = u16::from_le_bytes([s[0], s[1]]);
+            let nargs = s[2];
+            let start = pc + 4;
+            let mut p = start;
+            for _ in 0..nargs {
+                let kind = *code.get(p).ok_or("truncated extern argument")?;
+                let n = match kind {
+                    ARG_POINT => 2,
+                    ARG_INT => 4,
+                    ARG_COLOUR => 1,
+                    _ => return Err("unknown extern argument kind"),
+                };
+                code.get(p + 1..p + 1 + n)
+                    .ok_or("truncated extern argument")?;
+                p += 1 + n;
+            }
+            (
+                Op::Extern {
+                    index,
+                    nargs,
+                    args: &code[start..p],
+                },
+                p,
+            )
+        }
+        OP_NOT => (Op::Not, pc + 1),
+        OP_NEG => (Op::Neg, pc + 1),
+        b if (OP_BIN..OP_BIN + 10).contains(&b) => {
+            (Op::Bin(Bin::ALL[(b - OP_BIN) as usize]), pc + 1)
+        }
+        _ => return Err("unknown opcode"),
+    })
+}
+
+/// Iterate the arguments of an already decoded `Extern`.
+pub fn args(raw: &[u8]) -> impl Iterator<Item = RawArg> + '_ {
+    let mut p = 0;
+    core::iter::from_fn(move || {
+        let kind = *raw.get(p)?;
+        let a = match kind {
+            ARG_POINT => {
+                let a = RawArg::Point(*raw.get(p + 1)? as i8, *raw.get(p + 2)? as i8);
+                p += 3;
+                a
+            }
+            ARG_INT => {
+                let s = raw.get(p + 1..p + 5)?;
+                p += 5;
+                RawArg::Int(i32::from_le_bytes([s[0], s[1], s[2], s[3]]))
+            }
+            _ => {
+                let c = *raw.get(p + 1)?;
+                p += 2;
+                RawArg::Colour(c)
+            }
+        };
+        Some(a)
+    })
+}
+
+/// Validate one block: every instruction decodes, operands are in range, the stack never
+/// underflows or exceeds [`MAX_STACK`], and exactly one value remains. Returns the offset
+/// within the block and a reason on failure.
+pub fn validate(
+    code: &[u8],
+    globals: usize,
+    extern_arity: &dyn Fn(u16) -> Option<u8>,
+) -> Result<(), (usize, &'static str)> {
+    let mut pc = 0;
+    let mut depth: usize = 0;
+    while pc < code.len() {
+        let (op, next) = decode(code, pc).map_err(|r| (pc, r))?;
+        let point_ok = |dx: i8, dy: i8| (-24..=24).contains(&dx) && (-24..=24).contains(&dy);
+        let (pops, bad): (usize, Option<&'static str>) = match op {
+            Op::Int(_) => (0, None),
+            Op::Libs(x, y)
+            | Op::Line(x, y)
+            | Op::Atari(x, y)
+            | Op::Adj(x, y)
+            | Op::Empty8(x, y)
+            | Op::Empty25(x, y)
+            | Op::Mark(x, y) => (0, (!point_ok(x, y)).then_some("point out of range")),
+            Op::NbrAtari(x, y, c) | Op::Dist(x, y, c) => (
+                0,
+                if !point_ok(x, y) {
+                    Some("point out of range")
+                } else if c > 1 {
+                    Some("bad colour")
+                } else {
+                    None
+                },
+            ),
+            Op::Any(x, y, r) => (
+                0,
+                if !point_ok(x, y) {
+                    Some("point out of range")
+                } else if !(1..=3).contains(&r) {
+                    Some("any() radius not in 1..=3")
+                } else {
+                    None
+                },
+            ),
+            Op::Count {
+                dx,
+                dy,
+                states,
+                radius,
+            } => (
+                0,
+                if !point_ok(dx, dy) {
+                    Some("point out of range")
+                } else if states > 15 {
+                    Some("bad state set")
+                } else if radius > 12 {
+                    Some("count() radius above 12")
+                } else {
+                    None
+                },
+            ),
+            Op::Global(i) => (
+                0,
+                ((i as usize) >= globals).then_some("global index out of range"),
+            ),
+            Op::Extern {
+                index,
+                nargs,
+                args: raw,
+            } => {
+                let mut bad = match extern_arity(index) {
+                    None => Some("extern index out of range"),
+                    Some(a) if a != nargs => Some("extern argument count differs from its arity"),
+                    _ => None,
+                };
+                if nargs as usize > MAX_ARGS {
+                    bad = Some("too many extern arguments");
+                }
+                for a in args(raw) {
+                    match a {
+                        RawArg::Point(x, y) if !point_ok(x, y) => bad = Some("point out of range"),
+                        RawArg::Colour(c) if c > 1 => bad = Some("bad colour"),
+                        _ => {}
+                    }
+                }
+                (0, bad)
+            }
+            Op::Not | Op::Neg => (1, None),
+            Op::Bin(_) => (2, None),
+        };
+        if let Some(r) = bad {
+            return Err((pc, r));
+        }
+        if depth < pops {
+            return Err((pc, "stack underflow"));
+        }
+        depth = depth - pops + 1;
+        if depth > MAX_STACK {
+            return Err((pc, "stack deeper than 32"));
+        }
+        pc = next;
+    }
+    if depth != 1 {
+        return Err((pc, "block must leave exactly one value"));
+    }
+    Ok(())
+}

@@ -1,0 +1,702 @@
+//! The ROM writer (feature `builder`): `RomSpec` -> image bytes, deterministic to the byte.
+//! It packs the masks of every listed orientation variant in the [`super::layout`] bit order,
+//! flattens globs into the class program, encodes tests as bytecode and lays the sections out.
+
+use super::bytecode::*;
+use super::layout;
+use super::wire::{fnv1a32, fnv1a32_continue};
+use super::*;
+use crate::geometry::Orientation;
+use crate::spec::*;
+use alloc::collections::BTreeMap;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+/// A `RomSpec` that breaks the contract (a compiler bug, not a user error).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WriteError(pub String);
+
+impl fmt::Display for WriteError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "invalid RomSpec: {}", self.0)
+    }
+}
+
+#[cfg(feature = "std")]
+impl std::error::Error for WriteError {}
+
+fn fail<T>(msg: impl Into<String>) -> Result<T, WriteError> {
+    Err(WriteError(msg.into()))
+}
+
+/// Write an image. Panics if `spec` breaks the `RomSpec` contract; see [`try_write`].
+pub fn write(spec: &RomSpec) -> Vec<u8> {
+    match try_write(spec) {
+        Ok(b) => b,
+        Err(e) => panic!("{e}"),
+    }
+}
+
+#[derive(Default)]
+struct Strings {
+    map: BTreeMap<String, u32>,
+    index: Vec<u8>,
+    data: Vec<u8>,
+}
+
+impl Strings {
+    fn id(&mut self, s: &str) -> u32 {
+        if let Some(&i) = self.map.get(s) {
+            return i;
+        }
+        let i = self.map.len() as u32;
+        self.data.extend_from_slice(s.as_bytes());
+        put_u32(&mut self.index, self.data.len() as u32);
+        self.map.insert(s.to_string(), i);
+        i
+    }
+}
+
+fn put_u16(v: &mut Vec<u8>, x: u16) {
+    v.extend_from_slice(&x.to_le_bytes());
+}
+fn put_u32(v: &mut Vec<u8>, x: u32) {
+    v.extend_from_slice(&x.to_le_bytes());
+}
+fn put_i32(v: &mut Vec<u8>, x: i32) {
+    v.extend_from_slice(&x.to_le_bytes());
+}
+fn put_u64(v: &mut Vec<u8>, x: u64) {
+    v.extend_from_slice(&x.to_le_bytes());
+}
+
+fn off8(d: i16, what: &str) -> Result<i8, WriteError> {
+    if (-24..=24).contains(&d) {
+        Ok(d as i8)
+    } else {
+        fail(alloc::format!("{what} offset {d} out of range"))
+    }
+}
+
+#[derive(Default)]
+struct W {
+    s: Strings,
+    sec: [Vec<u8>; SECTION_COUNT],
+    nseq: usize,
+    nglobals: usize,
+    extern_arity: Vec<u8>,
+}
+
+impl W {
+    fn out(&mut self, s: Section) -> &mut Vec<u8> {
+        &mut self.sec[s.index()]
+    }
+    fn count(&self, s: Section) -> u32 {
+        (self.sec[s.index()].len() / s.record_len()) as u32
+    }
+
+    fn cell(&mut self, c: &CellSpec) -> Result<(), WriteError> {
+        let (dx, dy) = (off8(c.at.dx, "cell")?, off8(c.at.dy, "cell")?);
+        if c.allowed > 15 {
+            return fail("cell state set above 15");
+        }
+        self.out(Section::Cells)
+            .extend_from_slice(&[dx as u8, dy as u8, c.allowed, 0]);
+        Ok(())
+    }
+
+    fn test(&mut self, t: &TestSpec) -> Result<(), WriteError> {
+        let mut code = Vec::new();
+        self.expr(&t.expr, &mut code)?;
+        let globals = self.nglobals;
+        let arity = |i: u16| self.extern_arity.get(i as usize).copied();
+        if let Err((_, why)) = validate(&code, globals, &arity) {
+            return fail(alloc::format!("test does not encode: {why}"));
+        }
+        let off = self.sec[Section::Bytecode.index()].len() as u32;
+        self.out(Section::Bytecode).extend_from_slice(&code);
+        let t_out = self.out(Section::Tests);
+        put_u32(t_out, off);
+        put_u32(t_out, code.len() as u32);
+        put_u32(t_out, t.cost);
+        Ok(())
+    }
+
+    fn expr(&self, e: &TestExpr, c: &mut Vec<u8>) -> Result<(), WriteError> {
+        let pt = |c: &mut Vec<u8>, op: u8, o: &Offset| -> Result<(), WriteError> {
+            c.extend_from_slice(&[op, off8(o.dx, "test")? as u8, off8(o.dy, "test")? as u8]);
+            Ok(())
+        };
+        let col = |k: &crate::spec::Colour| match k {
+            crate::spec::Colour::Friend => 0u8,
+            crate::spec::Colour::Foe => 1u8,
+        };
+        match e {
+            TestExpr::Int(v) => {
+                c.push(OP_INT);
+                put_i32(c, *v);
+            }
+            TestExpr::Libs(o) => pt(c, OP_LIBS, o)?,
+            TestExpr::Line(o) => pt(c, OP_LINE, o)?,
+            TestExpr::Atari(o) => pt(c, OP_ATARI, o)?,
+            TestExpr::NbrAtari(o, k) => {
+                pt(c, OP_NBR_ATARI, o)?;
+                c.push(col(k));
+            }
+            TestExpr::Dist(o, k) => {
+                pt(c, OP_DIST, o)?;
+                c.push(col(k));
+            }
+            TestExpr::Count { at, states, radius } => {
+                pt(c, OP_COUNT, at)?;
+                c.extend_from_slice(&[*states, *radius]);
+            }
+            TestExpr::Any { at, radius } => {
+                pt(c, OP_ANY, at)?;
+                c.push(*radius);
+            }
+            TestExpr::Adj(o) => pt(c, OP_ADJ, o)?,
+            TestExpr::Empty8(o) => pt(c, OP_EMPTY8, o)?,
+            TestExpr::Empty25(o) => pt(c, OP_EMPTY25, o)?,
+            TestExpr::Mark(o) => pt(c, OP_MARK, o)?,
+            TestExpr::Global(i) => {
+                c.push(OP_GLOBAL);
+                put_u16(c, *i);
+            }
+            TestExpr::Extern { index, args } => {
+                if args.len() > MAX_ARGS {
+                    return fail("more than 8 extern arguments");
+                }
+                c.push(OP_EXTERN);
+                put_u16(c, *index);
+                c.push(args.len() as u8);
+                for a in args {
+                    match a {
+                        ExternArg::Point(o) => c.extend_from_slice(&[
+                            ARG_POINT,
+                            off8(o.dx, "test")? as u8,
+                            off8(o.dy, "test")? as u8,
+                        ]),
+                        ExternArg::Int(v) => {
+                            c.push(ARG_INT);
+                            put_i32(c, *v);
+                        }
+                        ExternArg::Colour(k) => c.extend_from_slice(&[ARG_COLOUR, col(k)]),
+                    }
+                }
+            }
+            TestExpr::Not(a) => {
+                self.expr(a, c)?;
+                c.push(OP_NOT);
+            }
+            TestExpr::Neg(a) => {
+                self.expr(a, c)?;
+                c.push(OP_NEG);
+            }
+            TestExpr::Bin(op, a, b) => {
+                self.expr(a, c)?;
+                self.expr(b, c)?;
+                let k = match op {
+                    BinOp::Or => 0,
+                    BinOp::And => 1,
+                    BinOp::Eq => 2,
+                    BinOp::Ne => 3,
+                    BinOp::Lt => 4,
+                    BinOp::Le => 5,
+                    BinOp::Gt => 6,
+                    BinOp::Ge => 7,
+                    BinOp::Add => 8,
+                    BinOp::Sub => 9,
+                };
+                c.push(OP_BIN + k);
+            }
+        }
+        Ok(())
+    }
+
+    fn result(&mut self, r: &ResultSpec) -> Result<u32, WriteError> {
+        let idx = self.count(Section::Results);
+        let (kind, at, value, bits, seq) = match *r {
+            ResultSpec::Move {
+                at,
+                value,
+                bits,
+                sequence,
+            } => {
+                if let Some(s) = sequence {
+                    if s as usize >= self.nseq {
+                        return fail("result names a missing sequence");
+                    }
+                }
+                (0u8, at, value, bits, sequence.unwrap_or(NONE))
+            }
+            ResultSpec::Reject { at } => (1, at, 0, 0, NONE),
+            ResultSpec::Value { value, bits } => (2, Offset::FOCUS, value, bits, NONE),
+        };
+        let (dx, dy) = (off8(at.dx, "result")?, off8(at.dy, "result")?);
+        let o = self.out(Section::Results);
+        o.extend_from_slice(&[kind, dx as u8, dy as u8, 0]);
+        put_i32(o, value);
+        put_u32(o, bits);
+        put_u32(o, seq);
+        Ok(idx)
+    }
+
+    /// Pattern record + cells + tests + result; returns its index.
+    fn pattern(&mut self, p: &PatternSpec) -> Result<u32, WriteError> {
+        let idx = self.count(Section::Patterns);
+        let c0 = self.count(Section::Cells);
+        for c in &p.cells {
+            self.cell(c)?;
+        }
+        let t0 = self.count(Section::Tests);
+        for t in &p.tests {
+            self.test(t)?;
+        }
+        let r = match &p.result {
+            Some(r) => self.result(r)?,
+            None => NONE,
+        };
+        let o = self.out(Section::Patterns);
+        put_u32(o, p.id);
+        put_i32(o, p.priority);
+        put_u32(o, c0);
+        put_u32(o, p.cells.len() as u32);
+        put_u32(o, t0);
+        put_u32(o, p.tests.len() as u32);
+        put_u32(o, r);
+        put_u32(o, 0);
+        Ok(idx)
+    }
+}
+
+struct ClassBuild {
+    items: Vec<[u32; 4]>,
+    /// (pattern index, orientation, covers, masks)
+    entries: Vec<(u32, u8, u8, [u64; 3])>,
+    packed: bool,
+}
+
+impl ClassBuild {
+    fn variants(&mut self, w: &W, pidx: u32, p: &PatternSpec) -> Result<(), WriteError> {
+        let _ = w;
+        if p.orientations.len() != p.covers.len() {
+            return fail("orientations and covers differ in length");
+        }
+        for (&o, &cov) in p.orientations.iter().zip(&p.covers) {
+            let Some(t) = Orientation::new(o) else {
+                return fail("orientation above 7");
+            };
+            if cov & (1 << o) == 0 {
+                return fail("a variant's covers set must include its own orientation");
+            }
+            let mut m = [0u64; 3];
+            if self.packed {
+                for c in &p.cells {
+                    let (dx, dy) = t.apply(c.at.dx as i32, c.at.dy as i32);
+                    layout::add_cell(&mut m, dx, dy, c.allowed);
+                }
+            }
+            self.entries.push((pidx, o, cov, m));
+        }
+        Ok(())
+    }
+
+    fn nodes(&mut self, w: &mut W, nodes: &[ClassNode], depth: usize) -> Result<(), WriteError> {
+        for n in nodes {
+            match n {
+                ClassNode::Pattern(p) => {
+                    let pidx = w.pattern(p)?;
+                    let first = self.entries.len() as u32;
+                    self.variants(w, pidx, p)?;
+                    let end = self.entries.len() as u32;
+                    if end == first {
+                        continue;
+                    }
+                    match self.items.last_mut() {
+                        Some(last) if last[0] == ITEM_RUN && last[2] == first => last[2] = end,
+                        _ => self.items.push([ITEM_RUN, first, end, 0]),
+                    }
+                }
+                ClassNode::Glob { header, members } => {
+                    if depth >= MAX_GLOB_DEPTH {
+                        return fail("globs nested deeper than 16");
+                    }
+                    if header.orientations.is_empty() {
+                        continue; // a header with no variant never passes: the glob is dead
+                    }
+                    let pidx = w.pattern(header)?;
+                    let first = self.entries.len() as u32;
+                    self.variants(w, pidx, header)?;
+                    let end = self.entries.len() as u32;
+                    let at = self.items.len();
+                    self.items.push([ITEM_GLOB, first, end, 0]);
+                    self.nodes(w, members, depth + 1)?;
+                    let close = self.items.len() as u32;
+                    self.items.push([ITEM_END, 0, 0, 0]);
+                    self.items[at][3] = close;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+fn max_extent(nodes: &[ClassNode]) -> i32 {
+    let mut m = 0;
+    for n in nodes {
+        let (p, members) = match n {
+            ClassNode::Pattern(p) => (p, &[][..]),
+            ClassNode::Glob { header, members } => (header, &members[..]),
+        };
+        for c in &p.cells {
+            m = m.max((c.at.dx as i32).abs()).max((c.at.dy as i32).abs());
+        }
+        m = m.max(max_extent(members));
+    }
+    m
+}
+
+/// Write an image, or say which part of `spec` breaks the contract.
+pub fn try_write(spec: &RomSpec) -> Result<Vec<u8>, WriteError> {
+    let mut w = W {
+        nseq: spec.sequences.len(),
+        nglobals: spec.globals.len(),
+        ..W::default()
+    };
+    let tool = w.s.id(&spec.toolchain);
+    put_u32(w.out(Section::Meta), tool);
+    put_u32(w.out(Section::Meta), 0);
+    for g in &spec.globals {
+        let id = w.s.id(g);
+        put_u32(w.out(Section::Globals), id);
+    }
+    for e in &spec.externs {
+        if e.arity as usize > MAX_ARGS {
+            return fail("extern arity above 8");
+        }
+        let id = w.s.id(&e.name);
+        let o = w.out(Section::Externs);
+        put_u32(o, id);
+        o.extend_from_slice(&[e.arity, 0, 0, 0]);
+        put_u32(o, e.cost);
+        w.extern_arity.push(e.arity);
+    }
+    // sequences first: results refer to them
+    for s in &spec.sequences {
+        let first = w.count(Section::SeqNodes);
+        let mut prev: i32 = -1;
+        for n in &s.nodes {
+            if n.depth as i32 > prev + 1 {
+                return fail("sequence depth jumps by more than one");
+            }
+            prev = n.depth as i32;
+            let (dx, dy, pass) = match n.at {
+                Some(o) => (off8(o.dx, "sequence")?, off8(o.dy, "sequence")?, 0u8),
+                None => (0, 0, 1),
+            };
+            let o = w.out(Section::SeqNodes);
+            o.extend_from_slice(&[dx as u8, dy as u8, pass, 0]);
+            put_u16(o, n.depth);
+            put_u16(o, 0);
+        }
+        let o = w.out(Section::Sequences);
+        put_u32(o, first);
+        put_u32(o, s.nodes.len() as u32);
+    }
+    // classes
+    let mut mask_cur = 0u32;
+    for c in &spec.classes {
+        if c.width % 2 == 0 || c.height % 2 == 0 || c.width > 25 || c.height > 25 {
+            return fail(alloc::format!(
+                "class `{}`: field size must be odd and at most 25",
+                c.name
+            ));
+        }
+        if c.focus > 15 {
+            return fail("focus state set above 15");
+        }
+        let packed = c.width <= 7 && c.height <= 7 && max_extent(&c.nodes) <= layout::PACKED_RADIUS;
+        let name = w.s.id(&c.name);
+        let p0 = w.count(Section::Patterns);
+        let mut b = ClassBuild {
+            items: Vec::new(),
+            entries: Vec::new(),
+            packed,
+        };
+        b.nodes(&mut w, &c.nodes, 0)?;
+        let np = w.count(Section::Patterns) - p0;
+        let i0 = w.count(Section::Items);
+        let e0 = w.count(Section::Entries);
+        for it in &b.items {
+            let o = w.out(Section::Items);
+            put_u32(o, it[0]);
+            let rebase = |x: u32| if it[0] == ITEM_END { 0 } else { x + e0 };
+            put_u32(o, rebase(it[1]));
+            put_u32(o, rebase(it[2]));
+            put_u32(o, if it[0] == ITEM_GLOB { it[3] + i0 } else { 0 });
+        }
+        for &(p, o, cov, _) in &b.entries {
+            let out = w.out(Section::Entries);
+            put_u32(out, p);
+            out.extend_from_slice(&[o, cov, 0, 0]);
+        }
+        let words = if packed {
+            let mut n = 1;
+            for e in &b.entries {
+                for (k, &m) in e.3.iter().enumerate() {
+                    if m != 0 {
+                        n = n.max(k + 1);
+                    }
+                }
+            }
+            n
+        } else {
+            0
+        };
+        for k in 0..words {
+            for e in &b.entries {
+                put_u64(w.out(Section::Masks), e.3[k]);
+            }
+        }
+        let o = w.out(Section::Classes);
+        put_u32(o, name);
+        let mode = match c.mode {
+            crate::spec::Mode::Best => 0u8,
+            crate::spec::Mode::All => 1,
+            crate::spec::Mode::First => 2,
+        };
+        let orient = match c.orient {
+            crate::spec::OrientPolicy::All => 0u8,
+            crate::spec::OrientPolicy::Up => 1,
+            crate::spec::OrientPolicy::Identity => 2,
+        };
+        o.extend_from_slice(&[mode, c.focus, c.width, c.height]);
+        o.extend_from_slice(&[
+            orient,
+            if packed { 0 } else { 1 },
+            words as u8,
+            c.default_value.is_some() as u8,
+        ]);
+        put_i32(o, c.default_value.unwrap_or(0));
+        put_u32(o, i0);
+        put_u32(o, b.items.len() as u32);
+        put_u32(o, e0);
+        put_u32(o, b.entries.len() as u32);
+        put_u32(o, mask_cur);
+        put_u32(o, 0);
+        put_u32(o, p0);
+        put_u32(o, np);
+        mask_cur += (words * b.entries.len()) as u32;
+    }
+    // lenses
+    for l in &spec.lenses {
+        if l.endpoints.is_empty() || l.endpoints.len() > 8 || l.endpoints[0] != Offset::FOCUS {
+            return fail(alloc::format!(
+                "lens `{}`: 1 to 8 endpoints, the first at (0, 0)",
+                l.name
+            ));
+        }
+        if l.tree.is_empty() {
+            return fail(alloc::format!("lens `{}` has no decision tree", l.name));
+        }
+        let name = w.s.id(&l.name);
+        let p0 = w.count(Section::LensPoints);
+        for e in &l.endpoints {
+            let (dx, dy) = (off8(e.dx, "endpoint")?, off8(e.dy, "endpoint")?);
+            w.out(Section::LensPoints)
+                .extend_from_slice(&[dx as u8, dy as u8, 0, 0]);
+        }
+        let f0 = w.count(Section::LensFields);
+        for f in &l.fields {
+            let c0 = w.count(Section::Cells);
+            for c in &f.states {
+                w.cell(c)?;
+            }
+            let t0 = w.count(Section::Tests);
+            for t in &f.tests {
+                w.test(t)?;
+            }
+            let r = w.result(&f.result)?;
+            let o = w.out(Section::LensFields);
+            put_u32(o, c0);
+            put_u32(o, f.states.len() as u32);
+            put_u32(o, t0);
+            put_u32(o, f.tests.len() as u32);
+            put_u32(o, r);
+            put_u32(o, 0);
+        }
+        let n0 = w.count(Section::LensNodes);
+        for (i, n) in l.tree.iter().enumerate() {
+            match n {
+                TreeNode::Branch { at, children } => {
+                    if children
+                        .iter()
+                        .any(|&ch| ch as usize <= i || ch as usize >= l.tree.len())
+                    {
+                        return fail(alloc::format!(
+                            "lens `{}`: a child must follow its parent",
+                            l.name
+                        ));
+                    }
+                    let (dx, dy) = (off8(at.dx, "lens")?, off8(at.dy, "lens")?);
+                    let o = w.out(Section::LensNodes);
+                    o.extend_from_slice(&[0, dx as u8, dy as u8, 0]);
+                    for &ch in children {
+                        put_u32(o, ch);
+                    }
+                    put_u32(o, 0);
+                }
+                TreeNode::Leaf { fields } => {
+                    if fields.iter().any(|&f| f as usize >= l.fields.len()) {
+                        return fail(alloc::format!(
+                            "lens `{}`: leaf names a missing field",
+                            l.name
+                        ));
+                    }
+                    let first = w.count(Section::LeafFields);
+                    for &f in fields {
+                        put_u32(w.out(Section::LeafFields), f);
+                    }
+                    let o = w.out(Section::LensNodes);
+                    o.extend_from_slice(&[1, 0, 0, 0]);
+                    put_u32(o, first);
+                    put_u32(o, fields.len() as u32);
+                    put_u32(o, 0);
+                    put_u32(o, 0);
+                    put_u32(o, 0);
+                }
+            }
+        }
+        let o = w.out(Section::Lenses);
+        put_u32(o, name);
+        put_u32(o, l.lens_type);
+        put_u32(o, p0);
+        put_u32(o, l.endpoints.len() as u32);
+        put_u32(o, f0);
+        put_u32(o, l.fields.len() as u32);
+        put_u32(o, n0);
+        put_u32(o, l.tree.len() as u32);
+    }
+    for j in &spec.joseki {
+        let name = w.s.id(&j.name);
+        let off = w.sec[Section::Blobs.index()].len() as u32;
+        w.out(Section::Blobs).extend_from_slice(&j.bytes);
+        let o = w.out(Section::Joseki);
+        put_u32(o, name);
+        put_u32(o, off);
+        put_u32(o, j.bytes.len() as u32);
+        put_u32(o, 0);
+    }
+    if let Some(d) = &spec.debug {
+        for f in &d.files {
+            let id = w.s.id(f);
+            put_u32(w.out(Section::DebugFiles), id);
+        }
+        let mut a0 = 0u32;
+        for p in &d.patterns {
+            if p.file as usize >= d.files.len() {
+                return fail("debug record names a missing file");
+            }
+            let name = w.s.id(&p.name);
+            for (k, v) in &p.attrs {
+                let (k, v) = (w.s.id(k), w.s.id(v));
+                put_u32(w.out(Section::DebugAttrs), k);
+                put_u32(w.out(Section::DebugAttrs), v);
+            }
+            let o = w.out(Section::DebugPatterns);
+            put_u32(o, name);
+            put_u32(o, p.file);
+            put_u32(o, p.start.min(p.end));
+            put_u32(o, p.end);
+            put_u32(o, a0);
+            put_u32(o, p.attrs.len() as u32);
+            a0 += p.attrs.len() as u32;
+        }
+        let n = d.patterns.len() as u32;
+        let ids_ok = (0..w.count(Section::Patterns) as usize).all(|p| {
+            u32::from_le_bytes(
+                w.sec[Section::Patterns.index()][p * 32..p * 32 + 4]
+                    .try_into()
+                    .unwrap(),
+            ) < n
+        });
+        if !ids_ok {
+            return fail("a pattern id has no debug record");
+        }
+    }
+    let strings = core::mem::take(&mut w.s);
+    w.sec[Section::StrIndex.index()] = strings.index;
+    w.sec[Section::StrData.index()] = strings.data;
+    Ok(assemble(spec, &w.sec, spec.debug.is_none()))
+}
+
+fn align8(n: usize) -> usize {
+    (n + 7) & !7
+}
+
+fn assemble(spec: &RomSpec, sec: &[Vec<u8>; SECTION_COUNT], stripped: bool) -> Vec<u8> {
+    let kinds: Vec<Section> = Section::ALL
+        .iter()
+        .copied()
+        .filter(|s| !(stripped && s.is_debug()))
+        .collect();
+    let table_end = HEADER_LEN + kinds.len() * TABLE_ENTRY_LEN;
+    let mut offs = Vec::new();
+    let mut cur = align8(table_end);
+    for s in &kinds {
+        offs.push(cur);
+        cur = align8(cur + sec[s.index()].len());
+    }
+    let total = cur;
+    let mut out = Vec::with_capacity(total);
+    out.extend_from_slice(&MAGIC);
+    put_u16(&mut out, 0xFEFF);
+    put_u16(&mut out, HEADER_LEN as u16);
+    put_u32(&mut out, FORMAT_VERSION);
+    put_u64(&mut out, spec.source_hash);
+    put_u32(&mut out, kinds.len() as u32);
+    put_u32(&mut out, if stripped { FLAG_STRIPPED } else { 0 });
+    put_u64(&mut out, total as u64);
+    put_u32(&mut out, 0); // header checksum, patched below
+    put_u32(&mut out, 0);
+    for (s, &off) in kinds.iter().zip(&offs) {
+        let data = &sec[s.index()];
+        put_u32(&mut out, *s as u32);
+        put_u32(&mut out, off as u32);
+        put_u32(&mut out, data.len() as u32);
+        put_u32(&mut out, fnv1a32(data));
+    }
+    for (s, &off) in kinds.iter().zip(&offs) {
+        out.resize(off, 0);
+        out.extend_from_slice(&sec[s.index()]);
+    }
+    out.resize(total, 0);
+    let sum = fnv1a32_continue(fnv1a32(&out[..40]), &out[44..table_end]);
+    out[40..44].copy_from_slice(&sum.to_le_bytes());
+    out
+}
+
+/// Recompute every section checksum and the header checksum in place (for tests and tools that
+/// patch images deliberately). Does nothing when the header or table is not readable.
+pub fn fix_checksums(bytes: &mut [u8]) {
+    use super::wire::u32_at;
+    if bytes.len() < HEADER_LEN {
+        return;
+    }
+    let count = (u32_at(bytes, 24) as usize).min(SECTION_COUNT);
+    let table_end = HEADER_LEN + count * TABLE_ENTRY_LEN;
+    if table_end > bytes.len() {
+        return;
+    }
+    for i in 0..count {
+        let e = HEADER_LEN + i * TABLE_ENTRY_LEN;
+        let (off, len) = (u32_at(bytes, e + 4) as usize, u32_at(bytes, e + 8) as usize);
+        if let Some(data) = off.checked_add(len).and_then(|end| bytes.get(off..end)) {
+            let sum = fnv1a32(data);
+            bytes[e + 12..e + 16].copy_from_slice(&sum.to_le_bytes());
+        }
+    }
+    let sum = fnv1a32_continue(fnv1a32(&bytes[..40]), &bytes[44..table_end]);
+    bytes[40..44].copy_from_slice(&sum.to_le_bytes());
+}
