@@ -10,7 +10,9 @@
 use serde::{Deserialize, Serialize};
 
 /// Byte range `[start, end)` into one source file.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
+)]
 pub struct Span {
     pub start: usize,
     pub end: usize,
@@ -299,9 +301,22 @@ pub enum Expr {
     /// A global name, or (if it resolves so) an extern of arity 0.
     Name(Ident),
     /// A built-in test or an extern predicate call.
-    Call { name: Ident, args: Vec<Expr>, span: Span },
-    Unary { op: Spanned<UnOp>, expr: Box<Expr>, span: Span },
-    Binary { op: Spanned<BinOp>, lhs: Box<Expr>, rhs: Box<Expr>, span: Span },
+    Call {
+        name: Ident,
+        args: Vec<Expr>,
+        span: Span,
+    },
+    Unary {
+        op: Spanned<UnOp>,
+        expr: Box<Expr>,
+        span: Span,
+    },
+    Binary {
+        op: Spanned<BinOp>,
+        lhs: Box<Expr>,
+        rhs: Box<Expr>,
+        span: Span,
+    },
 }
 
 impl Expr {
@@ -329,9 +344,16 @@ pub enum ResultSpec {
         span: Span,
     },
     /// `=> reject a;` "don't play here": the point goes on the reject list, matching goes on.
-    Reject { point: Spanned<PointRef>, span: Span },
+    Reject {
+        point: Spanned<PointRef>,
+        span: Span,
+    },
     /// `=> value 7;` a value without a move (eye values, assessments).
-    Value { value: Spanned<i32>, bits: Option<Spanned<u32>>, span: Span },
+    Value {
+        value: Spanned<i32>,
+        bits: Option<Spanned<u32>>,
+        span: Span,
+    },
 }
 
 /// `sequence main { a b ( c | d e ) }`: a move tree over the pattern's labels, colours
@@ -348,7 +370,10 @@ pub enum SeqNode {
     Move(Spanned<PointRef>),
     Pass(Span),
     /// `( a b | c )` alternatives; each branch continues the line.
-    Branch { alternatives: Vec<Vec<SeqNode>>, span: Span },
+    Branch {
+        alternatives: Vec<Vec<SeqNode>>,
+        span: Span,
+    },
 }
 
 /// Declared symmetry, GNU Go style: the set of transforms that map the pattern onto itself.
@@ -388,7 +413,11 @@ pub enum PatternItem {
     Result(ResultSpec),
     Sequence(Sequence),
     /// `attr gnugo_class = "OX";` free metadata carried into the ROM's debug info.
-    Attr { key: Ident, value: Spanned<AttrValue>, span: Span },
+    Attr {
+        key: Ident,
+        value: Spanned<AttrValue>,
+        span: Span,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -452,7 +481,11 @@ pub struct LensField {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum FieldItem {
     /// `d4 foe` / `c3 empty | friend`
-    State { point: Spanned<PointRef>, states: Spanned<StateSet>, span: Span },
+    State {
+        point: Spanned<PointRef>,
+        states: Spanned<StateSet>,
+        span: Span,
+    },
     /// `libs(d4) > 4`
     Test(Expr),
 }
@@ -478,8 +511,18 @@ pub enum JosekiMoveType {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum JosekiNode {
     /// A move (colours alternate, black first) with an optional `:type` (default normal).
-    Move { point: Spanned<PointRef>, kind: Option<Spanned<JosekiMoveType>>, span: Span },
+    Move {
+        point: Spanned<PointRef>,
+        kind: Option<Spanned<JosekiMoveType>>,
+        span: Span,
+    },
     /// `tenuki` / `pass`
-    Tenuki { kind: Option<Spanned<JosekiMoveType>>, span: Span },
-    Branch { alternatives: Vec<Vec<JosekiNode>>, span: Span },
+    Tenuki {
+        kind: Option<Spanned<JosekiMoveType>>,
+        span: Span,
+    },
+    Branch {
+        alternatives: Vec<Vec<JosekiNode>>,
+        span: Span,
+    },
 }

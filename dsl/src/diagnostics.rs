@@ -30,24 +30,47 @@ pub struct Diagnostic {
 }
 
 impl Diagnostic {
-    pub fn error(code: &'static str, message: impl Into<String>, file: FileId, span: Span, label: impl Into<String>) -> Self {
+    pub fn error(
+        code: &'static str,
+        message: impl Into<String>,
+        file: FileId,
+        span: Span,
+        label: impl Into<String>,
+    ) -> Self {
         Diagnostic {
             severity: Severity::Error,
             code,
             message: message.into(),
-            labels: vec![Label { file, span, message: label.into() }],
+            labels: vec![Label {
+                file,
+                span,
+                message: label.into(),
+            }],
             help: None,
         }
     }
-    pub fn warning(code: &'static str, message: impl Into<String>, file: FileId, span: Span, label: impl Into<String>) -> Self {
-        Diagnostic { severity: Severity::Warning, ..Self::error(code, message, file, span, label) }
+    pub fn warning(
+        code: &'static str,
+        message: impl Into<String>,
+        file: FileId,
+        span: Span,
+        label: impl Into<String>,
+    ) -> Self {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Self::error(code, message, file, span, label)
+        }
     }
     pub fn with_help(mut self, help: impl Into<String>) -> Self {
         self.help = Some(help.into());
         self
     }
     pub fn with_label(mut self, file: FileId, span: Span, message: impl Into<String>) -> Self {
-        self.labels.push(Label { file, span, message: message.into() });
+        self.labels.push(Label {
+            file,
+            span,
+            message: message.into(),
+        });
         self
     }
     pub fn is_error(&self) -> bool {

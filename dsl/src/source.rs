@@ -17,7 +17,10 @@ pub struct SourceMap {
 
 impl SourceMap {
     pub fn add(&mut self, name: impl Into<String>, text: impl Into<String>) -> FileId {
-        self.files.push(SourceFile { name: name.into(), text: text.into() });
+        self.files.push(SourceFile {
+            name: name.into(),
+            text: text.into(),
+        });
         (self.files.len() - 1) as FileId
     }
     pub fn get(&self, id: FileId) -> &SourceFile {

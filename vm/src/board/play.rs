@@ -268,10 +268,13 @@ impl Board {
         rec.base = base as u16;
         rec.base_libs = self.libs[base];
         rec.base_count = self.count[base];
-        // The common case, one string joined: its liberties minus `p` plus the new ones of
-        // `p` (counted before `p` joins, as `touches` looks for stones of `base`).
-        let single = if own.n == 1 {
-            let mut l = self.libs[base] - 1;
+        // The merged string's liberties: those of `base` minus `p`, plus the liberties of `p`
+        // and of the other joined strings that `base` does not touch, each counted once.
+        // Counted before anything joins, as `touches` looks for stones of `base`; only the
+        // smaller strings are walked.
+        let mut l = self.libs[base] - 1;
+        if own.n == 1 {
+            // The common case: only `p`'s own neighbours, distinct by construction.
             if empties > 0 {
                 for n in neighbours(p) {
                     if self.colour[n] == EMPTY && !self.touches(n, base) {
@@ -279,28 +282,62 @@ impl Board {
                     }
                 }
             }
-            Some(l)
         } else {
-            None
-        };
-        // `p` joins `base`: a one-stone cycle splice.
+            l += self.new_liberties(p, base, &own);
+        }
+        // `p` joins `base`: a one-stone cycle splice; then the other strings.
         rec.merged[0] = p as u16;
         rec.n_merged = 1;
         self.head[p] = base as u16;
         self.next.swap(base, p);
         self.count[base] += 1;
         self.count[p] = 0;
-        if let Some(l) = single {
-            self.libs[base] = l;
-        } else {
-            for &h in own.as_slice() {
-                if h as usize != base {
-                    self.merge(base, h as usize, rec);
+        for &h in own.as_slice() {
+            if h as usize != base {
+                self.merge(base, h as usize, rec);
+            }
+        }
+        self.libs[base] = l;
+        n_captured
+    }
+
+    /// Empty points next to `p` or to the strings of `own` other than `base` that `base` does
+    /// not touch, each counted once (before any of them joins `base`).
+    #[inline(never)]
+    fn new_liberties(&self, p: usize, base: usize, own: &Heads) -> u16 {
+        let mut marks = [0u64; SLOTS / 64];
+        let mut l = 0;
+        let mut visit = |q: usize, l: &mut u16| {
+            if self.colour[q] == EMPTY {
+                let (w, b) = ((q / 64) % (SLOTS / 64), 1u64 << (q % 64));
+                if marks[w] & b == 0 {
+                    marks[w] |= b;
+                    if !self.touches(q, base) {
+                        *l += 1;
+                    }
                 }
             }
-            self.libs[base] = self.count_libs(base);
+        };
+        for n in neighbours(p) {
+            visit(n, &mut l);
         }
-        n_captured
+        for &h in own.as_slice() {
+            let h = h as usize;
+            if h == base {
+                continue;
+            }
+            let mut s = h;
+            loop {
+                for n in neighbours(s) {
+                    visit(n, &mut l);
+                }
+                s = self.next[s] as usize;
+                if s == h {
+                    break;
+                }
+            }
+        }
+        l
     }
 
     /// Whether the empty point `q` is adjacent to a stone of the string headed by `h`

@@ -1,0 +1,309 @@
+//! The lexer (logos). Independent of the parser generator: it yields `(start, Tok, end)` triples
+//! and keeps comments aside (trivia for the formatter).
+//!
+//! A `diagram { ... }` block is lexed as ONE token: diagram symbols (`.`, `?`, `|`, `-`, `+`, ...)
+//! would clash with ordinary tokens, and rows are source lines, which ordinary tokens forget.
+
+use crate::ast::Comment;
+use logos::{Lexer, Logos};
+
+/// Why a piece of text is not a token.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum LexError {
+    #[default]
+    InvalidChar,
+    /// `diagram` not followed by `{`.
+    DiagramWithoutBrace,
+    /// `diagram {` without the closing `}`.
+    UnclosedDiagram,
+    UnterminatedString,
+    BadNumber,
+}
+
+impl LexError {
+    pub fn message(&self) -> &'static str {
+        match self {
+            LexError::InvalidChar => "unexpected character",
+            LexError::DiagramWithoutBrace => "`diagram` must be followed by `{`",
+            LexError::UnclosedDiagram => "unclosed diagram: no `}` before the end of the file",
+            LexError::UnterminatedString => "unterminated string literal",
+            LexError::BadNumber => "number out of range",
+        }
+    }
+}
+
+#[derive(Logos, Clone, Copy, Debug, PartialEq)]
+#[logos(error = LexError)]
+#[logos(skip r"[ \t\r\n\f]+")]
+pub enum Tok<'src> {
+    #[regex(r"//[^\n]*", allow_greedy = true)]
+    Comment(&'src str),
+
+    /// The whole `diagram { ... }` block, braces included.
+    #[token("diagram", lex_diagram)]
+    Diagram(&'src str),
+
+    // Hard keywords (item and statement starters, state words).
+    #[token("include")]
+    Include,
+    #[token("global")]
+    Global,
+    #[token("extern")]
+    Extern,
+    #[token("cost")]
+    Cost,
+    #[token("class")]
+    Class,
+    #[token("mode")]
+    Mode,
+    #[token("focus")]
+    Focus,
+    #[token("field")]
+    Field,
+    #[token("orient")]
+    Orient,
+    #[token("default")]
+    Default,
+    #[token("pattern")]
+    Pattern,
+    #[token("priority")]
+    Priority,
+    #[token("symmetry")]
+    Symmetry,
+    #[token("orientations")]
+    Orientations,
+    #[token("legend")]
+    Legend,
+    #[token("where")]
+    Where,
+    #[token("reject")]
+    Reject,
+    #[token("value")]
+    Value,
+    #[token("bits")]
+    Bits,
+    #[token("seq")]
+    Seq,
+    #[token("sequence")]
+    Sequence,
+    #[token("pass")]
+    Pass,
+    #[token("tenuki")]
+    Tenuki,
+    #[token("attr")]
+    Attr,
+    #[token("glob")]
+    Glob,
+    #[token("header")]
+    Header,
+    #[token("lens")]
+    Lens,
+    #[token("joseki")]
+    Joseki,
+    #[token("friend")]
+    Friend,
+    #[token("foe")]
+    Foe,
+    #[token("empty")]
+    Empty,
+    #[token("off")]
+    Off,
+    #[token("any")]
+    Any,
+    #[token("stone")]
+    Stone,
+    #[token("anything")]
+    Anything,
+    #[token("true")]
+    True,
+    #[token("false")]
+    False,
+
+    #[regex(r"[A-Za-z_][A-Za-z0-9_]*")]
+    Ident(&'src str),
+    /// Decimal or `0x` hexadecimal.
+    #[regex(r"[0-9]+", lex_dec)]
+    #[regex(r"0x[0-9A-Fa-f]+", lex_hex)]
+    Int(u64),
+    #[regex(r"[0-9]+\.[0-9]+")]
+    Float(&'src str),
+    /// `5x5`: a field size.
+    #[regex(r"[1-9][0-9]*x[0-9]+", lex_size)]
+    Size((u8, u8)),
+    /// A string literal with its quotes; escapes `\"` and `\\`.
+    #[token("\"", lex_string)]
+    Str(&'src str),
+
+    #[token("{")]
+    LBrace,
+    #[token("}")]
+    RBrace,
+    #[token("(")]
+    LParen,
+    #[token(")")]
+    RParen,
+    #[token(";")]
+    Semi,
+    #[token(",")]
+    Comma,
+    #[token(":")]
+    Colon,
+    #[token("=")]
+    Assign,
+    #[token("=>")]
+    Arrow,
+    #[token("*")]
+    Star,
+    #[token("|")]
+    Pipe,
+    #[token("||")]
+    OrOr,
+    #[token("&&")]
+    AndAnd,
+    #[token("!")]
+    Bang,
+    #[token("==")]
+    EqEq,
+    #[token("!=")]
+    Ne,
+    #[token("<")]
+    Lt,
+    #[token("<=")]
+    Le,
+    #[token(">")]
+    Gt,
+    #[token(">=")]
+    Ge,
+    #[token("+")]
+    Plus,
+    #[token("-")]
+    Minus,
+    #[token("/")]
+    Slash,
+    #[token("\\")]
+    Backslash,
+    /// Other single characters, usable only as legend symbols.
+    #[regex(r"[#@$%^~&?.'\[\]]", |lex| lex.slice().chars().next())]
+    Sym(char),
+}
+
+fn lex_dec<'s>(lex: &mut Lexer<'s, Tok<'s>>) -> Result<u64, LexError> {
+    lex.slice().parse().map_err(|_| LexError::BadNumber)
+}
+
+fn lex_hex<'s>(lex: &mut Lexer<'s, Tok<'s>>) -> Result<u64, LexError> {
+    u64::from_str_radix(&lex.slice()[2..], 16).map_err(|_| LexError::BadNumber)
+}
+
+fn lex_size<'s>(lex: &mut Lexer<'s, Tok<'s>>) -> Result<(u8, u8), LexError> {
+    let (w, h) = lex.slice().split_once('x').ok_or(LexError::BadNumber)?;
+    Ok((
+        w.parse().map_err(|_| LexError::BadNumber)?,
+        h.parse().map_err(|_| LexError::BadNumber)?,
+    ))
+}
+
+fn lex_string<'s>(lex: &mut Lexer<'s, Tok<'s>>) -> Result<&'s str, LexError> {
+    let rest = lex.remainder();
+    let mut escaped = false;
+    for (i, c) in rest.char_indices() {
+        match c {
+            '\n' => break,
+            '\\' if !escaped => escaped = true,
+            '"' if !escaped => {
+                lex.bump(i + 1);
+                return Ok(lex.slice());
+            }
+            _ => escaped = false,
+        }
+    }
+    let line_len = rest.find('\n').unwrap_or(rest.len());
+    lex.bump(line_len);
+    Err(LexError::UnterminatedString)
+}
+
+fn lex_diagram<'s>(lex: &mut Lexer<'s, Tok<'s>>) -> Result<&'s str, LexError> {
+    let rest = lex.remainder();
+    let ws = rest.len() - rest.trim_start().len();
+    if !rest[ws..].starts_with('{') {
+        return Err(LexError::DiagramWithoutBrace);
+    }
+    // Find the closing brace, ignoring `//` comments inside the block.
+    let body = &rest[ws + 1..];
+    let mut in_comment = false;
+    let mut prev_slash = false;
+    for (i, c) in body.char_indices() {
+        if in_comment {
+            if c == '\n' {
+                in_comment = false;
+            }
+            continue;
+        }
+        match c {
+            '/' if prev_slash => {
+                in_comment = true;
+                prev_slash = false;
+                continue;
+            }
+            '}' => {
+                lex.bump(ws + 1 + i + 1);
+                return Ok(lex.slice());
+            }
+            _ => {}
+        }
+        prev_slash = c == '/';
+    }
+    lex.bump(rest.len());
+    Err(LexError::UnclosedDiagram)
+}
+
+/// A lexer error with its byte range.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SpannedLexError {
+    pub error: LexError,
+    pub start: usize,
+    pub end: usize,
+}
+
+/// Lexes a whole file: tokens for the parser, comments for the formatter, errors for diagnostics.
+/// Erroneous text is dropped from the token stream, so the parser still sees everything else.
+pub fn tokenize(
+    text: &str,
+) -> (
+    Vec<(usize, Tok<'_>, usize)>,
+    Vec<Comment>,
+    Vec<SpannedLexError>,
+) {
+    let mut tokens = Vec::with_capacity(text.len() / 3);
+    let mut comments = Vec::new();
+    let mut errors: Vec<SpannedLexError> = Vec::new();
+    let mut lex = Tok::lexer(text);
+    while let Some(t) = lex.next() {
+        let span = lex.span();
+        match t {
+            Ok(Tok::Comment(c)) => comments.push(Comment {
+                text: c.trim_end().to_string(),
+                span: crate::ast::Span::new(span.start, span.start + c.trim_end().len()),
+            }),
+            Ok(tok) => tokens.push((span.start, tok, span.end)),
+            Err(error) => {
+                // Merge runs of invalid characters into one error.
+                if let Some(last) = errors.last_mut() {
+                    if last.error == LexError::InvalidChar
+                        && error == LexError::InvalidChar
+                        && last.end == span.start
+                    {
+                        last.end = span.end;
+                        continue;
+                    }
+                }
+                errors.push(SpannedLexError {
+                    error,
+                    start: span.start,
+                    end: span.end,
+                })
+            }
+        }
+    }
+    (tokens, comments, errors)
+}
