@@ -31,6 +31,10 @@ pub struct EncodingStats {
     pub bytes_per_move: f64,
     pub entries: usize,
     pub one_byte_entries: usize,
+    /// Bytes of setup-stone entries (research/joseki.md stores no setup stones).
+    pub setup_bytes: usize,
+    /// Bytes before the root list (magic, version, encoding, move count, code table).
+    pub header_bytes: usize,
     /// Mean bytes parsed to reach a vertex from the root (over every vertex's first path).
     pub parsed_per_lookup: f64,
     pub parsed_per_step: f64,
@@ -109,12 +113,15 @@ pub fn first_paths(tree: &Tree) -> Vec<Vec<(Rel, Point)>> {
 
 pub fn encoding_stats(tree: &Tree, blob: &[u8]) -> EncodingStats {
     let l = parse_header(blob).expect("a blob we just encoded");
-    let (mut entries, mut one) = (0, 0);
+    let (mut entries, mut one, mut setup_bytes) = (0, 0, 0);
     let mut pos = l.root;
     while pos < blob.len() {
         let e = read_entry(&l, pos).expect("a blob we just encoded");
         entries += 1;
         one += (e.end - e.start == 1) as usize;
+        if e.setup.is_some() {
+            setup_bytes += e.end - e.start;
+        }
         pos = e.end;
     }
     let w = Walker::new(blob).expect("a blob we just encoded");
@@ -132,6 +139,8 @@ pub fn encoding_stats(tree: &Tree, blob: &[u8]) -> EncodingStats {
         bytes_per_move: blob.len() as f64 / tree.tree_moves().max(1) as f64,
         entries,
         one_byte_entries: one,
+        setup_bytes,
+        header_bytes: l.root,
         parsed_per_lookup: parsed as f64 / lookups.max(1) as f64,
         parsed_per_step: parsed as f64 / steps.max(1) as f64,
     }
@@ -161,13 +170,15 @@ pub fn report(name: &str, tree: &Tree) -> String {
         let e = encoding_stats(tree, &blob);
         let _ = writeln!(
             s,
-            "  {:<8} {:>6}  {:>10.3}  {:>13.1}%  {:>13.1}  {:>11.1}",
+            "  {:<8} {:>6}  {:>10.3}  {:>13.1}%  {:>13.1}  {:>11.1}  {:>6}  {:>5}",
             enc.name(),
             e.bytes,
             e.bytes_per_move,
             100.0 * e.one_byte_entries as f64 / e.entries.max(1) as f64,
             e.parsed_per_lookup,
-            e.parsed_per_step
+            e.parsed_per_step,
+            e.header_bytes,
+            e.setup_bytes
         );
     }
     s

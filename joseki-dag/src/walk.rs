@@ -149,9 +149,18 @@ pub struct Lookup {
 }
 
 /// A walker over one encoded blob (either encoding).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub struct Walker<'a> {
     l: Layout<'a>,
+}
+
+impl std::fmt::Debug for Walker<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Walker")
+            .field("encoding", &self.l.enc)
+            .field("bytes", &self.l.bytes.len())
+            .finish()
+    }
 }
 
 impl<'a> Walker<'a> {
@@ -167,6 +176,7 @@ impl<'a> Walker<'a> {
         (self.l.root < self.l.bytes.len()).then_some(self.l.root)
     }
 
+    #[inline]
     /// The entry in the list at `list` for `point` with colour `rel` after a move of colour `pc`.
     fn find(
         &self,

@@ -4,7 +4,11 @@
 #[path = "joseki_data.rs"]
 mod data;
 
-use lens_joseki::{Conventions, Encoding, Tree, decode, encode, import_sgf, import_sgf_into};
+use lens_joseki::text::to_text;
+use lens_joseki::{
+    Conventions, Encoding, Move, MoveType, Point, Rel, Tree, decode, encode, import_sgf,
+    import_sgf_into, parse_text,
+};
 
 fn check(name: &str, tree: &Tree) {
     for enc in Encoding::ALL {
@@ -39,6 +43,77 @@ fn every_data_file_round_trips_in_both_encodings() {
     }
     union.canonicalize();
     check("union", &union);
+}
+
+#[test]
+fn text_form_round_trips_every_data_file() {
+    let Some(files) = data::joseki_files() else {
+        return;
+    };
+    for (name, text) in &files {
+        let t = import_sgf(text, Conventions::Auto).unwrap();
+        let txt = to_text(&t);
+        let back = parse_text(&txt).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(to_text(&back), txt, "{name}: text fixpoint");
+        if t.transposed_vertices() == 0 {
+            assert_eq!(back, t, "{name}: same tree");
+        }
+        // A plain tree (transpositions kept apart) round-trips through both encodings too.
+        let mut plain = Tree::with_options(19, false);
+        import_sgf_into(&mut plain, text, Conventions::Auto).unwrap();
+        plain.canonicalize();
+        assert_eq!(plain.transposed_vertices(), 0);
+        assert!(plain.vertices().len() >= t.vertices().len());
+        check(&format!("{name} (tree)"), &plain);
+    }
+}
+
+#[test]
+fn hand_written_text_round_trips() {
+    let src = "( d4 ( c6:urgent ( d6 c7 | f3 ) | f3:complex ( c6 d6 | d3 ) | e3:trick tenuki c3 ) \
+               | c4 ( e3:bad ( d5 | c6:ignore ) | d3 c3:repeat ) | setup(x:c3 o:d4 e:e5) d3 | q17:reverse c18 )";
+    let t = parse_text(src).unwrap();
+    let txt = to_text(&t);
+    assert_eq!(
+        txt.trim(),
+        "( d4 ( c6:urgent ( d6 c7 | f3 ) | f3:complex ( c6 d6 | d3 ) | e3:trick tenuki c3 ) \
+         | c4 ( e3:bad ( d5 | c6:ignore ) | d3 c3:repeat ) | setup(x:c3 o:d4 e:e5) d3 | q17:reverse c18 )"
+    );
+    assert_eq!(parse_text(&txt).unwrap(), t);
+    check("hand-written", &t);
+    // Moves after a branch continue every alternative.
+    assert_eq!(
+        to_text(&parse_text("d4 ( c6 | f3 ) tenuki").unwrap()).trim(),
+        "d4 ( c6 tenuki | f3 tenuki )"
+    );
+    // The programmatic builder gives the same tree.
+    let mut b = Tree::new();
+    b.add_line(&[
+        Move::new(Point::at(4, 4), Rel::Same),
+        Move::new(Point::at(3, 6), Rel::Opposite).with_kind(MoveType::Urgent),
+    ]);
+    b.add_line(&[
+        Move::new(Point::at(4, 4), Rel::Same),
+        Move::new(Point::at(6, 3), Rel::Opposite),
+    ]);
+    b.canonicalize();
+    assert_eq!(b, parse_text("d4 ( c6:urgent | f3 )").unwrap());
+}
+
+#[test]
+fn text_errors_name_the_offset() {
+    for (src, offset, words) in [
+        ("d4 ( c6 | f3", 3, "unclosed"),
+        ("d4 z99", 3, "not a move"),
+        ("d4 c6:urgnet", 6, "unknown annotation"),
+        ("d4 ) c6", 3, "unexpected"),
+        ("d4 setup(q:c3)", 9, "setup stone"),
+        ("d4 $", 3, "unexpected character"),
+    ] {
+        let e = parse_text(src).expect_err(src);
+        assert_eq!(e.offset, offset, "{src}: {e}");
+        assert!(e.reason.contains(words), "{src}: {e}");
+    }
 }
 
 #[test]
@@ -80,5 +155,30 @@ fn print_skip_thresholds() {
                 s.bytes, s.bytes_per_move, s.parsed_per_lookup
             );
         }
+    }
+}
+
+#[test]
+fn a_blob_travels_in_a_rom_section() {
+    let t = parse_text("d4 ( c6:urgent f3 | e3:trick tenuki )").unwrap();
+    for enc in Encoding::ALL {
+        let blob = encode(&t, enc);
+        let image = lens_vm::rom::write(&lens_vm::spec::RomSpec {
+            joseki: vec![lens_vm::spec::JosekiBlobSpec {
+                name: "hoshi".into(),
+                bytes: blob.clone(),
+            }],
+            ..Default::default()
+        });
+        let rom = lens_vm::Rom::from_bytes(&image).expect("valid ROM");
+        let back = rom.joseki_blob("hoshi").expect("the section");
+        assert_eq!(back, &blob[..]);
+        assert_eq!(decode(back).unwrap(), t);
+        let w = lens_joseki::Walker::new(back).unwrap();
+        let mut out = [(Rel::Same, Point::Pass, MoveType::Normal); 4];
+        assert_eq!(
+            w.follow_frame(&[(Rel::Same, Point::at(4, 4))], &mut out),
+            Some(2)
+        );
     }
 }

@@ -1,50 +1,99 @@
-//! The default walkable encoding: joint codes over (point, has_sibling, has_child).
+//! The default walkable encoding: joint codes over (point, has_sibling, has_child, skip).
 //!
 //! ```text
-//! table   L:u8, L point bytes ((x-1)<<4 | (y-1)), most frequent first;
-//!         n0 n1 n2 n3: table codes per class, classes (sib,child) = (0,1) (1,1) (0,0) (1,0)
-//! entry   prefix* main [point] [setup]
-//! main    0 .. n0+n1+n2+n3     class c = the range the code falls in, point = table[code - start_c]
-//!         0xED+c               escape, class c: one point byte follows
-//!         0xF1+c               far, class c: two bytes x (0 = pass), y follow
-//! prefix  0xF5..=0xFB          type 1..=7 (normal needs none)
-//!         0xFC                 colour exception (same colour as the previous move)
-//!         0xFD f               flags: 1 symmetric, 2 colour-reverse, 4 setup (main is far with
-//!                              x = y = 0, then a LEB128 count and 2 bytes per stone)
-//!         0xFE v               skip: LEB128, bytes from the end of this entry to its next sibling
-//!         0xFF v               pointer: LEB128, back from this entry's first byte to a shared list
+//! table   L:u8, L point bytes ((x-1)<<4 | (y-1)); the code order is these L points, then
+//!         every other point with x, y <= 16 in a fixed geometric order (nearest to the 3-4
+//!         points first); n0..n4: table codes per class, in class order
+//! classes (sibling, child): 0 = (0,1)  1 = (1,1)  2 = (0,0)  3 = (1,0)  4 = (1,1) + skip field
+//! entry   prefix* main [point] [setup] [skip]
+//! main    0 .. n0+..+n4    class = the range the code falls in, point = order[code - start]
+//!         0xE6+c           escape, class c: one point byte follows
+//!         0xEB+c           far, class c: two bytes x (0 = pass), y follow
+//!         0xF0+c           setup, class c: LEB128 count, 2 bytes per stone (colour:2 x:6, y)
+//! prefix  0xF5..=0xFB      type 1..=7 (normal needs none)
+//!         0xFC             colour exception (same colour as the previous move)
+//!         0xFD             symmetric
+//!         0xFE             colour-reverse
+//!         0xFF v           pointer: LEB128, back from this entry's first byte to a shared list
+//! skip    class 4 only: LEB128, bytes from the end of this entry to its next sibling
 //! ```
-//! The structure costs nothing extra on the common entries: the 237 table codes are shared among
-//! the four (has_sibling, has_child) classes in proportion to how often each (point, class)
-//! occurs, instead of Fotland's fixed 2 bits. The table length and the split are chosen to
-//! minimise the blob. Skip fields sit on entries with a sibling and a subtree of at least
-//! `skip_min` entries, so a lookup parses a few bytes per step instead of whole subtrees.
+//! The structure costs nothing extra on common entries: the 230 table codes are shared among
+//! the classes in proportion to how often each (point, class) occurs, instead of Fotland's
+//! fixed 2 bits; the encoder picks the explicit table length and the split that minimise the
+//! blob, so small dictionaries pay for few table bytes. Skip fields sit on entries with a
+//! sibling and a subtree of at least `skip_min` entries, so a lookup parses a few bytes per step
+//! instead of whole earlier subtrees; class 4 announces them without a prefix byte.
 
 use super::{
-    DecodeError, Encoding, Layout, PEntry, RawEntry, err, from_small, layout, read_far,
-    read_varint, skip_value, small_point, varint_len, write_stones, write_varint,
+    DecodeError, Encoding, Layout, PEntry, RawEntry, err, layout, read_far, read_varint,
+    skip_value, small_point, varint_len, write_stones, write_varint,
 };
 use crate::model::{MoveType, Point, Step};
 
-/// Table codes available (0..0xED).
-const CODES: usize = 0xED;
-const ESC: u8 = 0xED;
-const FAR: u8 = 0xF1;
+/// Table codes available (0..0xE6).
+const CODES: usize = 0xE6;
+const ESC: u8 = 0xE6;
+const FAR: u8 = 0xEB;
+const SETUP: u8 = 0xF0;
 const TYPE: u8 = 0xF4; // + kind (1..=7)
 const COLEXC: u8 = 0xFC;
-const FLAGS: u8 = 0xFD;
-const SKIP: u8 = 0xFE;
+const SYM: u8 = 0xFD;
+const REV: u8 = 0xFE;
 const PTR: u8 = 0xFF;
+const CLASSES: usize = 5;
 /// Subtrees of at least this many entries get a skip field (when the entry has a sibling).
-pub(crate) const DEFAULT_SKIP_MIN: usize = 12;
+pub(crate) const DEFAULT_SKIP_MIN: usize = 16;
 
-fn class_of(p: &PEntry<'_>) -> usize {
-    match (p.has_sibling, p.has_child) {
-        (false, true) => 0,
-        (true, true) => 1,
-        (false, false) => 2,
-        (true, false) => 3,
+const CLASS_BITS: [(bool, bool); CLASSES] = [
+    (false, true),
+    (true, true),
+    (false, false),
+    (true, false),
+    (true, true),
+];
+
+fn class_of(p: &PEntry<'_>, skip: bool) -> usize {
+    match (p.has_sibling, p.has_child, skip) {
+        (true, true, true) => 4,
+        (false, true, _) => 0,
+        (true, true, false) => 1,
+        (false, false, _) => 2,
+        (true, false, _) => 3,
     }
+}
+
+/// Every point with x, y in 1..=16, nearest to the 3-4 points first: the code order after
+/// the blob's explicit table. Geometry only, so it ships with no data in it.
+pub(crate) fn generic_order() -> [u8; 256] {
+    let key = |b: u8| {
+        let (x, y) = ((b >> 4) as i32 + 1, (b & 15) as i32 + 1);
+        ((2 * x - 7).pow(2) + (2 * y - 7).pow(2), x + y, x)
+    };
+    let mut v = [0u8; 256];
+    for (i, b) in v.iter_mut().enumerate() {
+        *b = i as u8;
+    }
+    v.sort_by_key(|&b| key(b));
+    v
+}
+
+/// The code order: the explicit table, then the generic order without those points.
+fn full_order(table: &[u8]) -> [u8; 256] {
+    let mut order = [0u8; 256];
+    let mut used = [false; 256];
+    let mut n = 0;
+    for &b in table {
+        order[n] = b;
+        used[b as usize] = true;
+        n += 1;
+    }
+    for b in generic_order() {
+        if !used[b as usize] {
+            order[n] = b;
+            n += 1;
+        }
+    }
+    order
 }
 
 pub(crate) fn header(bytes: &[u8], pos: usize, tree_moves: u64) -> Result<Layout<'_>, DecodeError> {
@@ -52,65 +101,108 @@ pub(crate) fn header(bytes: &[u8], pos: usize, tree_moves: u64) -> Result<Layout
         return err(pos, "truncated table");
     };
     let end = pos + 1 + n as usize;
-    if end + 4 > bytes.len() {
+    if end + CLASSES > bytes.len() {
         return err(pos, "truncated table");
     }
     let table = &bytes[pos + 1..end];
-    let counts = [bytes[end], bytes[end + 1], bytes[end + 2], bytes[end + 3]];
-    if counts.iter().map(|&c| c as usize).sum::<usize>() > CODES || counts.iter().any(|&c| c > n) {
-        return err(end, "class code counts exceed the table");
+    let mut seen = [false; 256];
+    for (k, &b) in table.iter().enumerate() {
+        if std::mem::replace(&mut seen[b as usize], true) {
+            return err(pos + 1 + k, "point twice in the table");
+        }
+    }
+    let mut counts = [0u8; 5];
+    counts.copy_from_slice(&bytes[end..end + CLASSES]);
+    if counts.iter().map(|&c| c as usize).sum::<usize>() > CODES {
+        return err(end, "class code counts exceed the code space");
+    }
+    // Code -> (class, point) tables, so a one-byte entry decodes with two loads.
+    let order = full_order(table);
+    let (mut code_point, mut code_class) = ([0u8; 256], [0xFFu8; 256]);
+    let mut code = 0usize;
+    for (class, &n) in counts.iter().enumerate() {
+        for rank in 0..n as usize {
+            code_point[code] = order[rank];
+            code_class[code] = class as u8;
+            code += 1;
+        }
     }
     Ok(Layout {
         bytes,
         enc: Encoding::Compact,
         table,
-        counts,
-        root: end + 4,
+        code_point,
+        code_class,
+        root: end + CLASSES,
         tree_moves,
     })
 }
 
-/// Choose the table length and the per-class code counts that minimise the blob.
-fn choose_table(plan: &[PEntry<'_>]) -> (Vec<u8>, [u8; 4]) {
-    let ranked = super::ranked_points(plan, class_of);
+/// Choose the explicit table and the per-class code counts that minimise the blob.
+fn choose_table(plan: &[PEntry<'_>], wants: &[bool]) -> (Vec<u8>, [u8; CLASSES]) {
+    let mut counts: std::collections::BTreeMap<u8, [u32; CLASSES]> = Default::default();
+    for (p, &w) in plan.iter().zip(wants) {
+        if let Step::Move(m) = &p.edge.step
+            && let Some(b) = small_point(m.point)
+        {
+            counts.entry(b).or_default()[class_of(p, w)] += 1;
+        }
+    }
+    let mut ranked: Vec<(u8, [u32; CLASSES])> = counts.iter().map(|(b, c)| (*b, *c)).collect();
+    ranked.sort_by_key(|(b, c)| (std::cmp::Reverse(c.iter().sum::<u32>()), *b));
+    let mut best: (i64, usize, [u8; CLASSES]) = (i64::MAX, 0, [0; CLASSES]);
     let max_l = ranked.len().min(255);
-    let mut best: (i64, usize, [usize; 4]) = (i64::MAX, 0, [0; 4]);
-    for l in 0..=max_l {
-        let mut n = [0usize; 4];
-        let mut hits: i64 = 0;
-        if 4 * l <= CODES {
-            n = [l; 4];
-            hits = ranked[..l]
-                .iter()
-                .map(|(_, c)| c.iter().sum::<u32>() as i64)
-                .sum();
-        } else {
-            for _ in 0..CODES {
-                let pick = (0..4)
-                    .filter(|&c| n[c] < l)
-                    .max_by_key(|&c| (ranked[n[c]].1[c], std::cmp::Reverse(c)));
-                let Some(c) = pick else { break };
-                hits += ranked[n[c]].1[c] as i64;
-                n[c] += 1;
+    let candidates = [
+        0usize, 4, 8, 12, 16, 24, 32, 40, 48, 64, 80, 96, 128, 160, 200, 255,
+    ];
+    for l in candidates.into_iter().map(|l| l.min(max_l)) {
+        let table: Vec<u8> = ranked[..l].iter().map(|(b, _)| *b).collect();
+        let order = full_order(&table);
+        // hits[c][n]: entries of class c whose point is among the first n of the order.
+        let mut hits = [[0i64; 257]; CLASSES];
+        for (c, h) in hits.iter_mut().enumerate() {
+            for n in 0..256 {
+                h[n + 1] = h[n] + counts.get(&order[n]).map_or(0, |k| k[c] as i64);
             }
         }
-        let cost = l as i64 - hits; // each hit saves the escape's point byte
+        // Knapsack over the 230 codes (the hit curves are not concave, so no greedy).
+        let mut dp = vec![[0i64; CODES + 1]; CLASSES + 1];
+        let mut pick = vec![[0u16; CODES + 1]; CLASSES];
+        for c in 0..CLASSES {
+            for budget in 0..=CODES {
+                let (mut bv, mut bn) = (i64::MIN, 0);
+                for n in 0..=budget.min(255) {
+                    let v = dp[c][budget - n] + hits[c][n];
+                    if v > bv {
+                        (bv, bn) = (v, n);
+                    }
+                }
+                dp[c + 1][budget] = bv;
+                pick[c][budget] = bn as u16;
+            }
+        }
+        let cost = l as i64 - dp[CLASSES][CODES]; // a hit saves the escape's point byte
         if cost < best.0 {
+            let mut n = [0u8; CLASSES];
+            let mut budget = CODES;
+            for c in (0..CLASSES).rev() {
+                n[c] = pick[c][budget] as u8;
+                budget -= n[c] as usize;
+            }
             best = (cost, l, n);
         }
     }
-    let table = ranked[..best.1].iter().map(|(b, _)| *b).collect();
-    (table, best.2.map(|c| c as u8))
+    (ranked[..best.1].iter().map(|(b, _)| *b).collect(), best.2)
 }
 
-struct Ctx<'a> {
-    table: &'a [u8],
-    counts: [u8; 4],
+struct Ctx {
+    order: [u8; 256],
+    counts: [u8; CLASSES],
 }
 
-impl Ctx<'_> {
+impl Ctx {
     fn table_code(&self, class: usize, b: u8) -> Option<u8> {
-        let rank = self.table.iter().position(|&t| t == b)?;
+        let rank = self.order.iter().position(|&t| t == b)?;
         if rank >= self.counts[class] as usize {
             return None;
         }
@@ -119,46 +211,39 @@ impl Ctx<'_> {
     }
 }
 
-fn flags(p: &PEntry<'_>) -> u8 {
-    match &p.edge.step {
-        Step::Setup(_) => 4,
-        Step::Move(m) => (m.symmetric as u8) | (m.colour_reverse as u8) << 1,
-    }
-}
-
-/// Bytes of the entry without pointer and skip values (their prefix codes included).
+/// Bytes of the entry without the pointer and skip values (the pointer's prefix included).
 fn fixed_size(p: &PEntry<'_>, ctx: &Ctx, skip: bool) -> usize {
-    let mut n = 1; // main code
+    let mut n = 1 + p.ptr_target.is_some() as usize; // main code, pointer prefix
     match &p.edge.step {
         Step::Move(m) => {
-            n += (m.kind != MoveType::Normal) as usize + p.colour_exception() as usize;
+            n += (m.kind != MoveType::Normal) as usize
+                + p.colour_exception() as usize
+                + m.symmetric as usize
+                + m.colour_reverse as usize;
             n += match small_point(m.point) {
-                Some(b) if ctx.table_code(class_of(p), b).is_some() => 0,
+                Some(b) if ctx.table_code(class_of(p, skip), b).is_some() => 0,
                 Some(_) => 1,
                 None => 2,
             };
         }
-        Step::Setup(s) => n += 2 + varint_len(s.len() as u64) + 2 * s.len(),
+        Step::Setup(s) => n += varint_len(s.len() as u64) + 2 * s.len(),
     }
-    if flags(p) != 0 {
-        n += 2;
-    }
-    n + p.ptr_target.is_some() as usize + skip as usize
+    n
 }
 
 pub(crate) fn encode(plan: &[PEntry<'_>], out: &mut Vec<u8>, skip_min: usize) {
-    let (table, counts) = choose_table(plan);
-    out.push(table.len() as u8);
-    out.extend_from_slice(&table);
-    out.extend_from_slice(&counts);
-    let ctx = Ctx {
-        table: &table,
-        counts,
-    };
     let wants: Vec<bool> = plan
         .iter()
         .map(|p| p.has_sibling && p.inline() && p.subtree_entries >= skip_min)
         .collect();
+    let (table, counts) = choose_table(plan, &wants);
+    out.push(table.len() as u8);
+    out.extend_from_slice(&table);
+    out.extend_from_slice(&counts);
+    let ctx = Ctx {
+        order: full_order(&table),
+        counts,
+    };
     let fixed: Vec<usize> = plan
         .iter()
         .zip(&wants)
@@ -169,7 +254,7 @@ pub(crate) fn encode(plan: &[PEntry<'_>], out: &mut Vec<u8>, skip_min: usize) {
     let base = out.len();
     for (i, p) in plan.iter().enumerate() {
         debug_assert_eq!(out.len() - base, pos[i]);
-        let class = class_of(p);
+        let class = class_of(p, wants[i]) as u8;
         if let Step::Move(m) = &p.edge.step {
             if m.kind != MoveType::Normal {
                 out.push(TYPE + m.kind.bits());
@@ -177,46 +262,79 @@ pub(crate) fn encode(plan: &[PEntry<'_>], out: &mut Vec<u8>, skip_min: usize) {
             if p.colour_exception() {
                 out.push(COLEXC);
             }
-        }
-        let f = flags(p);
-        if f != 0 {
-            out.extend_from_slice(&[FLAGS, f]);
+            if m.symmetric {
+                out.push(SYM);
+            }
+            if m.colour_reverse {
+                out.push(REV);
+            }
         }
         if let Some(t) = p.ptr_target {
             out.push(PTR);
             write_varint(out, (pos[i] - pos[t]) as u64, w[i].ptr as usize);
         }
+        match &p.edge.step {
+            Step::Setup(stones) => {
+                out.push(SETUP + class);
+                write_varint(out, stones.len() as u64, varint_len(stones.len() as u64));
+                write_stones(out, stones);
+            }
+            Step::Move(m) => match small_point(m.point) {
+                Some(b) => match ctx.table_code(class as usize, b) {
+                    Some(code) => out.push(code),
+                    None => out.extend_from_slice(&[ESC + class, b]),
+                },
+                None => match m.point {
+                    Point::Pass => out.extend_from_slice(&[FAR + class, 0, 0]),
+                    Point::At { x, y } => out.extend_from_slice(&[FAR + class, x, y]),
+                },
+            },
+        }
         if wants[i] {
-            out.push(SKIP);
             write_varint(
                 out,
                 skip_value(plan, &pos, &w, &fixed, i),
                 w[i].skip as usize,
             );
         }
-        match &p.edge.step {
-            Step::Setup(stones) => {
-                out.extend_from_slice(&[FAR + class as u8, 0, 0]);
-                write_varint(out, stones.len() as u64, varint_len(stones.len() as u64));
-                write_stones(out, stones);
-            }
-            Step::Move(m) => match small_point(m.point) {
-                Some(b) => match ctx.table_code(class, b) {
-                    Some(code) => out.push(code),
-                    None => out.extend_from_slice(&[ESC + class as u8, b]),
-                },
-                None => match m.point {
-                    Point::Pass => out.extend_from_slice(&[FAR + class as u8, 0, 0]),
-                    Point::At { x, y } => out.extend_from_slice(&[FAR + class as u8, x, y]),
-                },
-            },
-        }
     }
 }
 
-const CLASS_BITS: [(bool, bool); 4] = [(false, true), (true, true), (false, false), (true, false)];
-
+#[inline]
 pub(crate) fn read(l: &Layout<'_>, pos: usize) -> Result<RawEntry, DecodeError> {
+    let b = l.bytes;
+    // Fast path: a one-byte table entry of classes 0-3.
+    if let Some(&c0) = b.get(pos) {
+        let class = l.code_class[c0 as usize];
+        // Class 4 with a one-byte skip field is as common on lookup paths as plain entries.
+        let skip = match (class, b.get(pos + 1)) {
+            (4, Some(&v)) if v < 0x80 && pos + 2 + (v as usize) <= b.len() => {
+                Some(pos + 2 + v as usize)
+            }
+            _ => None,
+        };
+        if class < 4 || skip.is_some() {
+            let (has_sibling, has_child) = CLASS_BITS[class as usize];
+            return Ok(RawEntry {
+                start: pos,
+                point: super::from_small(l.code_point[c0 as usize]),
+                colour_exception: false,
+                kind: MoveType::Normal,
+                symmetric: false,
+                reverse: false,
+                setup: None,
+                has_sibling,
+                has_child,
+                ptr: None,
+                skip,
+                end: pos + 1 + skip.is_some() as usize,
+            });
+        }
+    }
+    read_slow(l, pos)
+}
+
+fn read_slow(l: &Layout<'_>, pos: usize) -> Result<RawEntry, DecodeError> {
     let b = l.bytes;
     let mut e = RawEntry {
         start: pos,
@@ -234,8 +352,6 @@ pub(crate) fn read(l: &Layout<'_>, pos: usize) -> Result<RawEntry, DecodeError> 
     };
     let mut p = pos;
     let mut seen = 0u8; // prefix kinds seen, one bit each
-    let mut setup = false;
-    let mut skip_len = None;
     let code = loop {
         let Some(&c) = b.get(p) else {
             return err(p, "truncated entry");
@@ -250,23 +366,12 @@ pub(crate) fn read(l: &Layout<'_>, pos: usize) -> Result<RawEntry, DecodeError> 
                 e.colour_exception = true;
                 2
             }
-            FLAGS => {
-                let Some(&f) = b.get(p) else {
-                    return err(p, "truncated flags");
-                };
-                if f & !7 != 0 {
-                    return err(p, "unknown flag bits");
-                }
-                p += 1;
-                e.symmetric = f & 1 != 0;
-                e.reverse = f & 2 != 0;
-                setup = f & 4 != 0;
+            SYM => {
+                e.symmetric = true;
                 4
             }
-            SKIP => {
-                let (v, q) = read_varint(b, p)?;
-                p = q;
-                skip_len = Some(v);
+            REV => {
+                e.reverse = true;
                 8
             }
             PTR => {
@@ -285,27 +390,17 @@ pub(crate) fn read(l: &Layout<'_>, pos: usize) -> Result<RawEntry, DecodeError> 
         }
         seen |= bit;
     };
-    let total: usize = l.counts.iter().map(|&c| c as usize).sum();
-    let class = if (code as usize) < total {
-        let mut start = 0usize;
-        let mut class = 0;
-        for (k, &n) in l.counts.iter().enumerate() {
-            if (code as usize) < start + n as usize {
-                class = k;
-                break;
-            }
-            start += n as usize;
-        }
-        e.point = from_small(l.table[code as usize - start]);
-        class
+    let class = if l.code_class[code as usize] != 0xFF {
+        e.point = super::from_small(l.code_point[code as usize]);
+        l.code_class[code as usize] as usize
     } else if (ESC..FAR).contains(&code) {
         let Some(&q) = b.get(p) else {
             return err(p, "truncated point");
         };
         p += 1;
-        e.point = from_small(q);
+        e.point = super::from_small(q);
         (code - ESC) as usize
-    } else if (FAR..FAR + 4).contains(&code) {
+    } else if (FAR..SETUP).contains(&code) {
         let (pt, bits) = read_far(b, p)?;
         if bits != 0 {
             return err(p, "unexpected bits in a far point");
@@ -313,18 +408,9 @@ pub(crate) fn read(l: &Layout<'_>, pos: usize) -> Result<RawEntry, DecodeError> 
         p += 2;
         e.point = pt;
         (code - FAR) as usize
-    } else {
-        return err(p - 1, "unused code");
-    };
-    (e.has_sibling, e.has_child) = CLASS_BITS[class];
-    if setup {
-        if e.point != Point::Pass
-            || e.kind != MoveType::Normal
-            || e.colour_exception
-            || e.symmetric
-            || e.reverse
-        {
-            return err(pos, "malformed setup entry");
+    } else if (SETUP..SETUP + CLASSES as u8).contains(&code) {
+        if seen != 0 && seen != 16 {
+            return err(pos, "move prefixes on a setup entry");
         }
         let (n, q) = read_varint(b, p)?;
         let n = n as usize;
@@ -333,23 +419,23 @@ pub(crate) fn read(l: &Layout<'_>, pos: usize) -> Result<RawEntry, DecodeError> 
         }
         e.setup = Some((q, n));
         p = q + 2 * n;
+        (code - SETUP) as usize
+    } else {
+        return err(p - 1, "unused code");
+    };
+    (e.has_sibling, e.has_child) = CLASS_BITS[class];
+    if e.ptr.is_some() && (!e.has_child || class == 4) {
+        return err(pos, "pointer on an entry without a child list of its own");
     }
-    if e.ptr.is_some() && !e.has_child {
-        return err(pos, "pointer on an entry without children");
-    }
-    e.end = p;
-    if let Some(v) = skip_len {
-        if !e.has_sibling || !e.has_child || e.ptr.is_some() {
-            return err(
-                pos,
-                "skip field on an entry without an inline subtree and a sibling",
-            );
-        }
+    if class == 4 {
+        let (v, q) = read_varint(b, p)?;
+        p = q;
         let next = p as u64 + v;
         if next > b.len() as u64 {
             return err(pos, "skip field beyond the blob");
         }
         e.skip = Some(next as usize);
     }
+    e.end = p;
     Ok(e)
 }

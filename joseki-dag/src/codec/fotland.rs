@@ -35,7 +35,8 @@ pub(crate) fn header(bytes: &[u8], pos: usize, tree_moves: u64) -> Result<Layout
         bytes,
         enc: Encoding::Fotland,
         table,
-        counts: [0; 4],
+        code_point: [0; 256],
+        code_class: [0xFF; 256],
         root: end,
         tree_moves,
     })
@@ -75,7 +76,16 @@ fn fixed_size(p: &PEntry<'_>, table: &[u8]) -> usize {
 
 pub(crate) fn encode(plan: &[PEntry<'_>], out: &mut Vec<u8>) {
     // The 62 most common points among entries that would be 1 byte with a table hit.
-    let ranked = super::ranked_points(plan, |_| 0);
+    // Rank only the entries that can use the table (extended entries carry their point).
+    let plain: Vec<&PEntry> = plan.iter().filter(|p| !ext_needed(p)).collect();
+    let mut counts: std::collections::BTreeMap<u8, u32> = Default::default();
+    for p in plain {
+        if let Some(b) = p.edge.step.as_move().and_then(|m| small_point(m.point)) {
+            *counts.entry(b).or_default() += 1;
+        }
+    }
+    let mut ranked: Vec<(u8, u32)> = counts.into_iter().collect();
+    ranked.sort_by_key(|(b, c)| (std::cmp::Reverse(*c), *b));
     let mut table: Vec<u8> = ranked.iter().take(TABLE).map(|(b, _)| *b).collect();
     // Fotland's table always has 62 entries; pad with unused points.
     let mut filler = 0u8..=255;
@@ -145,6 +155,7 @@ pub(crate) fn encode(plan: &[PEntry<'_>], out: &mut Vec<u8>) {
     }
 }
 
+#[inline]
 pub(crate) fn read(l: &Layout<'_>, pos: usize) -> Result<RawEntry, DecodeError> {
     let b = l.bytes;
     let Some(&b0) = b.get(pos) else {

@@ -58,13 +58,15 @@ pub(crate) fn err<T>(offset: usize, reason: &'static str) -> Result<T, DecodeErr
 }
 
 /// The parsed header: where the table and the root list are. `Copy`, no allocation.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy)]
 pub(crate) struct Layout<'a> {
     pub bytes: &'a [u8],
     pub enc: Encoding,
     pub table: &'a [u8],
-    /// Compact: table codes per (has_sibling, has_child) class, in class order.
-    pub counts: [u8; 4],
+    /// Compact: the point byte of each table code.
+    pub code_point: [u8; 256],
+    /// Compact: the class of each table code (0xFF: not a table code).
+    pub code_class: [u8; 256],
     pub root: usize,
     pub tree_moves: u64,
 }
@@ -174,6 +176,7 @@ pub(crate) fn parse_header(bytes: &[u8]) -> Result<Layout<'_>, DecodeError> {
     }
 }
 
+#[inline]
 pub(crate) fn read_entry(l: &Layout<'_>, pos: usize) -> Result<RawEntry, DecodeError> {
     match l.enc {
         Encoding::Fotland => fotland::read(l, pos),
@@ -547,22 +550,4 @@ pub(crate) fn read_far(bytes: &[u8], pos: usize) -> Result<(Point, u8), DecodeEr
         return err(pos, "point outside 1..=25");
     }
     Ok((Point::at(x, b), a >> 6))
-}
-
-/// The move entries' points, counted, most frequent first (ties by point): table training.
-pub(crate) fn ranked_points(
-    plan: &[PEntry<'_>],
-    class_of: impl Fn(&PEntry) -> usize,
-) -> Vec<(u8, [u32; 4])> {
-    let mut counts: std::collections::BTreeMap<u8, [u32; 4]> = Default::default();
-    for p in plan {
-        if let Step::Move(m) = &p.edge.step
-            && let Some(b) = small_point(m.point)
-        {
-            counts.entry(b).or_default()[class_of(p)] += 1;
-        }
-    }
-    let mut v: Vec<(u8, [u32; 4])> = counts.into_iter().collect();
-    v.sort_by_key(|(b, c)| (std::cmp::Reverse(c.iter().sum::<u32>()), *b));
-    v
 }

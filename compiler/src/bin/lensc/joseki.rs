@@ -19,7 +19,8 @@ pub enum Command {
 
 #[derive(clap::Args, Debug)]
 pub struct Input {
-    /// Inputs: `.sgf` files, joseki text (any other name; `-` reads text from stdin), or blobs.
+    /// Inputs: `.sgf` files, joseki text (any other name; `-` reads text from stdin), blobs, or
+    /// ROM images (their joseki sections).
     #[arg(required = true)]
     pub inputs: Vec<PathBuf>,
     /// Whose conventions give the move types in SGF files.
@@ -39,6 +40,10 @@ pub struct BuildArgs {
     pub output: PathBuf,
     #[arg(long, value_parser = ["compact", "fotland"], default_value = "compact")]
     pub encoding: String,
+    /// Write a ROM image holding the blob as a joseki section of this name (instead of the
+    /// bare blob); engines read it with `Rom::joseki_blob(NAME)`.
+    #[arg(long, value_name = "NAME")]
+    pub rom: Option<String>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -98,6 +103,15 @@ fn load_bytes_into(
         text::parse_text_into(tree, &txt).map_err(|e| format!("{name}: {e}"))?;
         return Ok(());
     }
+    if let Ok(rom) = lens_vm::Rom::from_bytes(&bytes) {
+        // A ROM image: every joseki section joins the union.
+        for i in 0..rom.joseki_count() {
+            let (section, blob) = rom.joseki_at(i);
+            let t = decode(blob).map_err(|e| format!("{name}: joseki `{section}`: {e}"))?;
+            text::parse_text_into(tree, &text::to_text(&t)).map_err(|e| format!("{name}: {e}"))?;
+        }
+        return Ok(());
+    }
     let s = String::from_utf8(bytes).map_err(|e| format!("{name}: not UTF-8 text ({e})"))?;
     if path
         .extension()
@@ -148,7 +162,18 @@ fn build(a: BuildArgs) -> u8 {
     };
     let enc = Encoding::from_name(&a.encoding).unwrap_or(Encoding::Compact);
     let blob = encode(&tree, enc);
-    if let Err(e) = std::fs::write(&a.output, &blob) {
+    let image = match &a.rom {
+        None => blob.clone(),
+        Some(name) => lens_vm::rom::write(&lens_vm::spec::RomSpec {
+            toolchain: format!("lensc {}", env!("CARGO_PKG_VERSION")),
+            joseki: vec![lens_vm::spec::JosekiBlobSpec {
+                name: name.clone(),
+                bytes: blob.clone(),
+            }],
+            ..Default::default()
+        }),
+    };
+    if let Err(e) = std::fs::write(&a.output, &image) {
         eprintln!("error: {}: {e}", a.output.display());
         return 1;
     }

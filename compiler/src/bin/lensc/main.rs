@@ -14,7 +14,11 @@ mod match_cmd;
 mod stats;
 
 #[derive(Parser, Debug)]
-#[command(name = "lensc", version, about = "Compile and inspect Lens Go-pattern sources and ROM images")]
+#[command(
+    name = "lensc",
+    version,
+    about = "Compile and inspect Lens Go-pattern sources and ROM images"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,

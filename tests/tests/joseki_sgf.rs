@@ -1,0 +1,225 @@
+//! SGF import: conventions, corners, passes, colour repeats, setup stones, far moves; errors
+//! with offsets; a fuzz-style pass over mutated data files (errors, never panics).
+
+#[path = "joseki_data.rs"]
+mod data;
+
+use lens_joseki::text::to_text;
+use lens_joseki::{
+    Conventions, Encoding, MoveType, Point, Rel, SetupStone, Step, Tree, decode, encode, import_sgf,
+};
+
+fn first_moves(t: &Tree) -> Vec<(Point, Rel, MoveType)> {
+    t.vertex(0)
+        .edges
+        .iter()
+        .filter_map(|e| e.step.as_move().map(|m| (m.point, m.colour, m.kind)))
+        .collect()
+}
+
+#[test]
+fn every_corner_maps_to_the_same_frame() {
+    // The 3-4 point of each corner, black first or white first: all become d3 (x 4, y 3) or
+    // c4, the first mover `Same`.
+    for (sgf, p) in [
+        ("(;SZ[19];B[dc];W[cd])", Point::at(4, 3)),
+        ("(;SZ[19];W[pc];B[qd])", Point::at(4, 3)),
+        ("(;SZ[19];B[dp];W[cp])", Point::at(4, 4)),
+        ("(;SZ[19];B[cq])", Point::at(3, 3)),
+        ("(;SZ[13];B[jc])", Point::at(4, 3)),
+    ] {
+        let t = import_sgf(sgf, Conventions::Plain).unwrap();
+        assert_eq!(first_moves(&t)[0].0, p, "{sgf}");
+        assert_eq!(first_moves(&t)[0].1, Rel::Same, "{sgf}");
+    }
+    let t = import_sgf("(;B[dc];W[cd])", Conventions::Plain).unwrap();
+    assert_eq!(to_text(&t).trim(), "d3 c4");
+}
+
+#[test]
+fn gnugo_classes_come_from_the_first_comment_character() {
+    let sgf = "GNU Go licence text (not SGF)\n(;GM[1]FF[3]\n;B[pd]C[0];W[qf];C[#comment node]\n\
+               (;B[qh]C[U\n]MA[mj];W[qc]C[j])(;B[of]C[T])(;B[nd]C[t])(;B[qe]C[S])(;B[pf]C[a]))";
+    let t = import_sgf(sgf, Conventions::Auto).unwrap();
+    assert_eq!(
+        to_text(&t).trim(),
+        "d4:bad c6 ( c8:urgent c3:minor | e6:trick | f4:tenuki-ok | c5 | d6:bad )"
+    );
+}
+
+#[test]
+fn pachi_tags_passes_and_colour_repeats() {
+    let sgf = "(;GM[1]FF[4];B[qd](;W[oc](;W[pf]C[<tenuki>];B[qe])(;B[pe]C[<don't>\nnot joseki]))\
+               (;W[qc]C[<bad>];B[]C[<later>];W[pc]C[<3x3>])(;W[qf]C[<avoid>];B[tt]))";
+    let t = import_sgf(sgf, Conventions::Auto).unwrap();
+    assert_eq!(
+        to_text(&t).trim(),
+        "c4 ( e3 ( d6:tenuki-ok:repeat c5 | d5:ignore ) | c3:bad tenuki d3 | c6:ignore tenuki )"
+    );
+}
+
+#[test]
+fn setup_stones_are_kept_on_their_own_edge() {
+    let sgf = "(;FF[4](;B[qd];W[oc])(;AB[pj]AW[qj]C[kobayashi];W[nc];B[od]))";
+    let t = import_sgf(sgf, Conventions::Plain).unwrap();
+    let setups: Vec<_> = t
+        .vertices()
+        .iter()
+        .flat_map(|v| &v.edges)
+        .filter_map(|e| match &e.step {
+            Step::Setup(s) => Some(s.clone()),
+            _ => None,
+        })
+        .collect();
+    // The line's first move is white (nc), so white stones are `Same`.
+    assert_eq!(
+        setups,
+        vec![vec![
+            SetupStone {
+                x: 3,
+                y: 10,
+                colour: Some(Rel::Same)
+            },
+            SetupStone {
+                x: 4,
+                y: 10,
+                colour: Some(Rel::Opposite)
+            },
+        ]]
+    );
+    assert_eq!(t.tree_moves(), 4, "setup stones are not moves");
+    assert_eq!(to_text(&t).trim(), "( c4 e3 | setup(x:c10 o:d10) f3 e4 )");
+}
+
+#[test]
+fn far_moves_and_every_encoding_keep_them() {
+    // A whole-board line from the top-left corner: the last move is 17 and 18 lines away.
+    let t = import_sgf("(;B[dd];W[qq];B[cr])", Conventions::Plain).unwrap();
+    assert_eq!(to_text(&t).trim(), "d4 q17 c18");
+    for enc in Encoding::ALL {
+        assert_eq!(decode(&encode(&t, enc)).unwrap(), t);
+    }
+}
+
+#[test]
+fn errors_name_the_offset() {
+    for (sgf, offset, words) in [
+        ("(;B[aa]", 0, "never closed"),
+        ("(;B[aa", 3, "never closed"),
+        ("(;B[aa]))", 8, "without a matching"),
+        ("(;B[aa] 5 )", 8, "unexpected character"),
+        ("no tree here", 0, "no SGF game tree"),
+        ("(;SZ[19];B[zz])", 8, "off the board"),
+        ("(;SZ[40];B[aa])", 1, "board size"),
+        ("xx (;B[aa]C)", 10, "without a value"),
+    ] {
+        let e = import_sgf(sgf, Conventions::Auto).expect_err(sgf);
+        assert_eq!(e.offset, offset, "{sgf}: {e}");
+        assert!(e.to_string().contains(words), "{sgf}: {e}");
+        assert!(
+            e.clone()
+                .with_file("x.sgf")
+                .to_string()
+                .starts_with(&format!("x.sgf: offset {offset}: "))
+        );
+    }
+}
+
+/// A small deterministic generator (xorshift), so failures reproduce.
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+fn mutate(text: &[u8], rng: &mut Rng) -> Vec<u8> {
+    let mut b = text.to_vec();
+    for _ in 0..1 + rng.below(4) {
+        let i = rng.below(b.len());
+        match rng.below(5) {
+            0 => b[i] = b"()[];\\BWabz:tt"[rng.below(14)],
+            1 => {
+                b.remove(i.min(b.len() - 1));
+            }
+            2 => b.insert(i, b"()[];"[rng.below(5)]),
+            3 => b.truncate(i.max(1)),
+            _ => b[i] ^= 1 << rng.below(8),
+        }
+        if b.is_empty() {
+            b.push(b'(');
+        }
+    }
+    b
+}
+
+#[test]
+fn mutated_data_files_give_errors_with_offsets_never_panics() {
+    let Some(files) = data::joseki_files() else {
+        return;
+    };
+    let mut rng = Rng(0x5eed_1234_abcd_0001);
+    let (mut ok, mut errors) = (0, 0);
+    for (name, text) in &files {
+        for _ in 0..60 {
+            let m = mutate(text.as_bytes(), &mut rng);
+            let s = String::from_utf8_lossy(&m);
+            match import_sgf(&s, Conventions::Auto) {
+                Ok(t) => {
+                    ok += 1;
+                    for enc in Encoding::ALL {
+                        assert_eq!(decode(&encode(&t, enc)).unwrap(), t, "{name}");
+                    }
+                }
+                Err(e) => {
+                    errors += 1;
+                    assert!(
+                        e.offset <= s.len(),
+                        "{name}: offset {} beyond {}",
+                        e.offset,
+                        s.len()
+                    );
+                    assert!(!e.reason.is_empty());
+                }
+            }
+        }
+    }
+    assert!(
+        errors > 100 && ok > 20,
+        "mutations should both break and keep files: {errors} errors, {ok} ok"
+    );
+}
+
+#[test]
+fn mutated_blobs_give_errors_never_panics() {
+    let t = lens_joseki::parse_text("( d4 ( c6:urgent ( d6 c7 | f3 ) | f3 ( c6 d6 | d3 ) | e3:trick tenuki c3 ) | c4 ( e3 ( d5 | c6 ) | d3 c3 ) | c3 d3 | setup(o:c3) d4 | q17:reverse )").unwrap();
+    let mut rng = Rng(0x0b10_b5ee_d000_0002);
+    let mut errors = 0;
+    for enc in Encoding::ALL {
+        let blob = encode(&t, enc);
+        for _ in 0..2000 {
+            let m = mutate(&blob, &mut rng);
+            match decode(&m) {
+                Ok(d) => {
+                    // Whatever decodes re-encodes and walks without trouble.
+                    let w = lens_joseki::Walker::new(&m).unwrap();
+                    let mut out = [(Rel::Same, Point::Pass, MoveType::Normal); 32];
+                    let _ = w.follow_frame(&[(Rel::Same, Point::at(4, 4))], &mut out);
+                    let _ = encode(&d, enc);
+                }
+                Err(e) => {
+                    errors += 1;
+                    assert!(e.offset <= m.len() + 16, "{e}");
+                    assert!(lens_joseki::Walker::new(&m).is_err());
+                }
+            }
+        }
+    }
+    assert!(errors > 1000, "{errors}");
+}
