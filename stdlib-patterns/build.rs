@@ -1,15 +1,11 @@
 //! Compiles `patterns/*.lens` into `$OUT_DIR/stdlib.rom` with the compiler's build-script API.
-//! Cargo reruns this when any source changes (the API prints the rerun directives); a broken
-//! pattern fails the build with the rendered diagnostic.
+//! The API prints the `rerun-if-changed` directives (the directory and every source), so Cargo
+//! reruns this only when a source changes; a broken pattern fails the build with the rendered
+//! diagnostic (on stderr) and a `cargo::error=` line naming the file.
 
 fn main() {
-    let result = lens_compiler::build::Config::new()
+    lens_compiler::build::Config::new()
         .inputs_dir("patterns")
         .out_file("stdlib.rom")
-        .compile();
-    if let Err(e) = result {
-        // The diagnostics were already rendered to stderr by the build API.
-        println!("cargo::error=lens-stdlib: {e}");
-        std::process::exit(1);
-    }
+        .compile_or_exit();
 }

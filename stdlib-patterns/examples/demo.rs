@@ -47,7 +47,9 @@ struct Found {
 }
 
 fn point_name(size: u8, x: i32, y: i32) -> String {
-    coords::format_vertex(x, y, size).map(|n| n.as_str().to_string()).unwrap_or_default()
+    coords::format_vertex(x, y, size)
+        .map(|n| n.as_str().to_string())
+        .unwrap_or_default()
 }
 
 fn main() {
@@ -74,11 +76,18 @@ fn main() {
             eprintln!("demo: class {class} missing from the ROM");
             std::process::exit(1)
         };
-        let q = Query { class: id, perspective: me, orientations: Orientations::All };
+        let q = Query {
+            class: id,
+            perspective: me,
+            orientations: Orientations::All,
+        };
         let mut out = MatchBuf::new(&mut slots);
         rom.scan(&board, &NoHost, &q, &mut scratch, &mut out);
         if out.dropped() > 0 {
-            eprintln!("demo: {} matches of {class} did not fit the buffer", out.dropped());
+            eprintln!(
+                "demo: {} matches of {class} did not fit the buffer",
+                out.dropped()
+            );
         }
         found.extend(out.as_slice().iter().map(|m| Found { class, mark, m: *m }));
     }
@@ -100,10 +109,23 @@ fn main() {
             _ => {}
         }
     }
-    let who = if me == Colour::Black { "Black (X)" } else { "White (O)" };
-    println!("Lens standard library: {} patterns in {} classes, ROM {} bytes", rom.pattern_count(), rom.class_count(), lens_stdlib::ROM_BYTES.len());
-    println!("Suggestions for {who}: lower-case letter = best suggestion's class, # = rejected point\n");
-    let letters: Vec<String> = (0..size as i32).map(|x| point_name(size, x, 0)[..1].to_string()).collect();
+    let who = if me == Colour::Black {
+        "Black (X)"
+    } else {
+        "White (O)"
+    };
+    println!(
+        "Lens standard library: {} patterns in {} classes, ROM {} bytes",
+        rom.pattern_count(),
+        rom.class_count(),
+        lens_stdlib::ROM_BYTES.len()
+    );
+    println!(
+        "Suggestions for {who}: lower-case letter = best suggestion's class, # = rejected point\n"
+    );
+    let letters: Vec<String> = (0..size as i32)
+        .map(|x| point_name(size, x, 0)[..1].to_string())
+        .collect();
     println!("    {}", letters.join(" "));
     for y in 0..size as i32 {
         let row = point_name(size, 0, y)[1..].to_string();
@@ -121,7 +143,14 @@ fn main() {
         println!("{row:>3} {}", cells.join(" "));
     }
     println!();
-    println!("marks: {}", MARKS.iter().map(|(c, m)| format!("{m} {c}")).collect::<Vec<_>>().join(", "));
+    println!(
+        "marks: {}",
+        MARKS
+            .iter()
+            .map(|(c, m)| format!("{m} {c}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
     println!();
 
     // As a list: per class, suggestions by value, then rejects and eye values.
@@ -131,11 +160,20 @@ fn main() {
             let name = rom.pattern_name(f.m.pattern).unwrap_or("(default)");
             let at = point_name(size, f.m.focus.0, f.m.focus.1);
             let (key, line) = match f.m.result {
-                MatchResult::Move { x, y, value, .. } => {
-                    (value, format!("play {:<4} value {value:>3}  {name} (focus {at})", point_name(size, x, y)))
+                MatchResult::Move { x, y, value, .. } => (
+                    value,
+                    format!(
+                        "play {:<4} value {value:>3}  {name} (focus {at})",
+                        point_name(size, x, y)
+                    ),
+                ),
+                MatchResult::Reject { x, y } => (
+                    i32::MIN,
+                    format!("reject {:<4}           {name}", point_name(size, x, y)),
+                ),
+                MatchResult::Value { value, .. } => {
+                    (value, format!("at {at:<4} eye value {value}  {name}"))
                 }
-                MatchResult::Reject { x, y } => (i32::MIN, format!("reject {:<4}           {name}", point_name(size, x, y))),
-                MatchResult::Value { value, .. } => (value, format!("at {at:<4} eye value {value}  {name}")),
                 MatchResult::None => continue,
             };
             rows.push((key, line));
@@ -162,11 +200,19 @@ fn main() {
             lens_stdlib::DIAGONAL_DEFENCE,
             point_name(size, ends[0].0, ends[0].1),
             point_name(size, ends[1].0, ends[1].1),
-            if out.is_empty() { "no field matches".to_string() } else {
-                out.as_slice().iter().filter_map(|m| match m.result {
-                    MatchResult::Move { x, y, value, .. } => Some(format!("play {} value {value}", point_name(size, x, y))),
-                    _ => None,
-                }).collect::<Vec<_>>().join(", ")
+            if out.is_empty() {
+                "no field matches".to_string()
+            } else {
+                out.as_slice()
+                    .iter()
+                    .filter_map(|m| match m.result {
+                        MatchResult::Move { x, y, value, .. } => {
+                            Some(format!("play {} value {value}", point_name(size, x, y)))
+                        }
+                        _ => None,
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", ")
             }
         );
     }

@@ -48,7 +48,9 @@ pub const ENDGAME: &str = "endgame";
 pub const SELF_ATARI: &str = "self_atari";
 
 /// Every class of the library, in source order.
-pub const CLASSES: [&str; 8] = [SHAPE3X3, CONNECT, EYE_VALUE, EYE_VITAL, TACTICS, EDGE, ENDGAME, SELF_ATARI];
+pub const CLASSES: [&str; 8] = [
+    SHAPE3X3, CONNECT, EYE_VALUE, EYE_VITAL, TACTICS, EDGE, ENDGAME, SELF_ATARI,
+];
 
 /// Lens type 2: diagonal connection defence (Wilcox's seed lens), endpoints d3 c4.
 pub const DIAGONAL_DEFENCE: &str = "diagonal_defence";
@@ -60,7 +62,12 @@ pub const JUMP_DEFENCE: &str = "jump_defence";
 pub const KNIGHT_DEFENCE: &str = "knight_defence";
 
 /// Every lens of the library.
-pub const LENSES: [&str; 4] = [DIAGONAL_DEFENCE, BAMBOO_DEFENCE, JUMP_DEFENCE, KNIGHT_DEFENCE];
+pub const LENSES: [&str; 4] = [
+    DIAGONAL_DEFENCE,
+    BAMBOO_DEFENCE,
+    JUMP_DEFENCE,
+    KNIGHT_DEFENCE,
+];
 
 /// The directory of the `.lens` sources (for tools and tests that recompile them).
 pub const SOURCE_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/patterns");

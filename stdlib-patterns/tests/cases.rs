@@ -14,8 +14,12 @@ use support::{Case, Expect, SectionKind};
 
 /// Pattern name -> class name, and the lens names, from the sources' AST.
 fn source_names() -> (BTreeMap<String, String>, Vec<String>) {
-    let (program, diags) = lens_dsl::load_paths(&[Path::new(lens_stdlib::SOURCE_DIR).to_path_buf()]);
-    assert!(diags.is_empty(), "the stdlib sources do not load: {diags:?}");
+    let (program, diags) =
+        lens_dsl::load_paths(&[Path::new(lens_stdlib::SOURCE_DIR).to_path_buf()]);
+    assert!(
+        diags.is_empty(),
+        "the stdlib sources do not load: {diags:?}"
+    );
     let mut patterns = BTreeMap::new();
     let mut lenses = Vec::new();
     fn glob_members(class: &str, members: &[GlobMember], out: &mut BTreeMap<String, String>) {
@@ -69,20 +73,43 @@ fn vertex(p: &str, size: u8, origin: &str) -> (i32, i32) {
 }
 
 fn name_of(size: u8, x: i32, y: i32) -> String {
-    coords::format_vertex(x, y, size).map(|n| n.as_str().to_string()).unwrap_or_else(|| format!("({x},{y})"))
+    coords::format_vertex(x, y, size)
+        .map(|n| n.as_str().to_string())
+        .unwrap_or_else(|| format!("({x},{y})"))
 }
 
 /// The results the library reports for `name` in one case, rendered like the case files.
-fn pattern_results(rom: &lens_vm::Rom<'_>, class: &str, name: &str, case: &Case, swap: bool) -> Vec<String> {
+fn pattern_results(
+    rom: &lens_vm::Rom<'_>,
+    class: &str,
+    name: &str,
+    case: &Case,
+    swap: bool,
+) -> Vec<String> {
     use lens_vm::{Match, MatchBuf, MatchResult, NoHost, Orientations, Query, Scratch};
-    let text = if swap { support::swap_colours(&case.board) } else { case.board.clone() };
-    let board = Board::from_diagram(&text).unwrap_or_else(|e| panic!("{}: board: {e}", case.origin));
+    let text = if swap {
+        support::swap_colours(&case.board)
+    } else {
+        case.board.clone()
+    };
+    let board =
+        Board::from_diagram(&text).unwrap_or_else(|e| panic!("{}: board: {e}", case.origin));
     let size = board.size();
     let (x, y) = vertex(&case.points[0], size, &case.origin);
     let white = !case.as_black;
-    let perspective = if white != swap { Colour::White } else { Colour::Black };
-    let class = rom.class_by_name(class).unwrap_or_else(|| panic!("class {class} not in the ROM"));
-    let q = Query { class, perspective, orientations: Orientations::All };
+    let perspective = if white != swap {
+        Colour::White
+    } else {
+        Colour::Black
+    };
+    let class = rom
+        .class_by_name(class)
+        .unwrap_or_else(|| panic!("class {class} not in the ROM"));
+    let q = Query {
+        class,
+        perspective,
+        orientations: Orientations::All,
+    };
     let mut scratch = Scratch::new();
     let mut slots = [Match::EMPTY; 256];
     let mut out = MatchBuf::new(&mut slots);
@@ -93,7 +120,9 @@ fn pattern_results(rom: &lens_vm::Rom<'_>, class: &str, name: &str, case: &Case,
             continue;
         }
         found.push(match m.result {
-            MatchResult::Move { x, y, value, .. } => format!("move {} value {value}", name_of(size, x, y)),
+            MatchResult::Move { x, y, value, .. } => {
+                format!("move {} value {value}", name_of(size, x, y))
+            }
             MatchResult::Reject { x, y } => format!("reject {}", name_of(size, x, y)),
             MatchResult::Value { value, .. } => format!("value {value}"),
             MatchResult::None => "none".to_string(),
@@ -104,20 +133,37 @@ fn pattern_results(rom: &lens_vm::Rom<'_>, class: &str, name: &str, case: &Case,
 
 fn lens_results(rom: &lens_vm::Rom<'_>, name: &str, case: &Case, swap: bool) -> Vec<String> {
     use lens_vm::{Match, MatchBuf, MatchResult, NoHost};
-    let text = if swap { support::swap_colours(&case.board) } else { case.board.clone() };
-    let board = Board::from_diagram(&text).unwrap_or_else(|e| panic!("{}: board: {e}", case.origin));
+    let text = if swap {
+        support::swap_colours(&case.board)
+    } else {
+        case.board.clone()
+    };
+    let board =
+        Board::from_diagram(&text).unwrap_or_else(|e| panic!("{}: board: {e}", case.origin));
     let size = board.size();
-    let ends: Vec<(i32, i32)> = case.points.iter().map(|p| vertex(p, size, &case.origin)).collect();
+    let ends: Vec<(i32, i32)> = case
+        .points
+        .iter()
+        .map(|p| vertex(p, size, &case.origin))
+        .collect();
     let white = !case.as_black;
-    let perspective = if white != swap { Colour::White } else { Colour::Black };
-    let lens = rom.lens_by_name(name).unwrap_or_else(|| panic!("lens {name} not in the ROM"));
+    let perspective = if white != swap {
+        Colour::White
+    } else {
+        Colour::Black
+    };
+    let lens = rom
+        .lens_by_name(name)
+        .unwrap_or_else(|| panic!("lens {name} not in the ROM"));
     let mut slots = [Match::EMPTY; 256];
     let mut out = MatchBuf::new(&mut slots);
     rom.eval_lens(lens, &ends, perspective, &board, &NoHost, &mut out);
     out.as_slice()
         .iter()
         .map(|m| match m.result {
-            MatchResult::Move { x, y, value, .. } => format!("move {} value {value}", name_of(size, x, y)),
+            MatchResult::Move { x, y, value, .. } => {
+                format!("move {} value {value}", name_of(size, x, y))
+            }
             MatchResult::Reject { x, y } => format!("reject {}", name_of(size, x, y)),
             MatchResult::Value { value, .. } => format!("value {value}"),
             MatchResult::None => "none".to_string(),
@@ -128,7 +174,11 @@ fn lens_results(rom: &lens_vm::Rom<'_>, name: &str, case: &Case, swap: bool) -> 
 #[test]
 fn every_pattern_and_lens_has_a_match_and_a_no_match_case() {
     let (patterns, lenses) = source_names();
-    assert!(patterns.len() >= 300, "the library has {} patterns", patterns.len());
+    assert!(
+        patterns.len() >= 300,
+        "the library has {} patterns",
+        patterns.len()
+    );
     let mut seen: BTreeMap<(SectionKind, String), (usize, usize)> = BTreeMap::new();
     let mut errors = Vec::new();
     for s in sections() {
@@ -141,19 +191,33 @@ fn every_pattern_and_lens_has_a_match_and_a_no_match_case() {
         }
         let e = seen.entry((s.kind, s.name.clone())).or_default();
         for c in &s.cases {
-            if c.expect.is_some() { e.0 += 1 } else { e.1 += 1 }
+            if c.expect.is_some() {
+                e.0 += 1
+            } else {
+                e.1 += 1
+            }
         }
     }
-    let want = patterns.keys().map(|n| (SectionKind::Pattern, n.clone()))
+    let want = patterns
+        .keys()
+        .map(|n| (SectionKind::Pattern, n.clone()))
         .chain(lenses.iter().map(|n| (SectionKind::Lens, n.clone())));
     for key in want {
         match seen.get(&key) {
             Some((m, n)) if *m > 0 && *n > 0 => {}
-            Some((m, n)) => errors.push(format!("{:?} {}: {m} match and {n} no-match cases (need both)", key.0, key.1)),
+            Some((m, n)) => errors.push(format!(
+                "{:?} {}: {m} match and {n} no-match cases (need both)",
+                key.0, key.1
+            )),
             None => errors.push(format!("{:?} {}: no cases", key.0, key.1)),
         }
     }
-    assert!(errors.is_empty(), "{} problems:\n{}", errors.len(), errors.join("\n"));
+    assert!(
+        errors.is_empty(),
+        "{} problems:\n{}",
+        errors.len(),
+        errors.join("\n")
+    );
 }
 
 #[test]
@@ -178,19 +242,28 @@ fn every_case_holds_for_both_colours() {
                     Some(want) => {
                         let want = want.to_string();
                         if !got.contains(&want) {
-                            errors.push(format!("{}{colours}: {} expected {want}, got {got:?}", case.origin, s.name));
+                            errors.push(format!(
+                                "{}{colours}: {} expected {want}, got {got:?}",
+                                case.origin, s.name
+                            ));
                         }
                     }
-                    None if !got.is_empty() => {
-                        errors.push(format!("{}{colours}: {} expected no match, got {got:?}", case.origin, s.name))
-                    }
+                    None if !got.is_empty() => errors.push(format!(
+                        "{}{colours}: {} expected no match, got {got:?}",
+                        case.origin, s.name
+                    )),
                     None => {}
                 }
             }
         }
     }
     assert!(checked > 600, "only {checked} checks ran");
-    assert!(errors.is_empty(), "{} failing cases:\n{}", errors.len(), errors.join("\n"));
+    assert!(
+        errors.is_empty(),
+        "{} failing cases:\n{}",
+        errors.len(),
+        errors.join("\n")
+    );
 }
 
 #[test]
@@ -208,10 +281,22 @@ fn class_and_lens_constants_are_the_roms() {
 
 #[test]
 fn expect_parser_rejects_malformed_cases() {
-    assert!(support::parse("t", "match at D4 -> move D4 value 3\n").is_err(), "case before a section");
-    assert!(support::parse("t", "pattern p\nmatch at D4\n").is_err(), "match without a result");
-    assert!(support::parse("t", "pattern p\nno-match at D4 -> value 2\n").is_err(), "no-match with a result");
-    assert!(support::parse("t", "pattern p\nmatch at D4 -> move D4\n").is_err(), "move without a value");
+    assert!(
+        support::parse("t", "match at D4 -> move D4 value 3\n").is_err(),
+        "case before a section"
+    );
+    assert!(
+        support::parse("t", "pattern p\nmatch at D4\n").is_err(),
+        "match without a result"
+    );
+    assert!(
+        support::parse("t", "pattern p\nno-match at D4 -> value 2\n").is_err(),
+        "no-match with a result"
+    );
+    assert!(
+        support::parse("t", "pattern p\nmatch at D4 -> move D4\n").is_err(),
+        "move without a value"
+    );
     let s = support::parse("t", "pattern p\nmatch at D4 -> value 2\n  . .\nas B\n").unwrap();
     assert_eq!(s[0].cases[0].expect, Some(Expect::Value { value: 2 }));
     assert!(s[0].cases[0].as_black);

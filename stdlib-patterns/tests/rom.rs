@@ -7,7 +7,8 @@ use std::path::PathBuf;
 fn embedded_rom_is_byte_identical_to_an_in_process_compile() {
     // Integration tests run in the package directory, as build scripts do: same relative path.
     let inputs = [PathBuf::from("patterns")];
-    let (sources, result) = lens_compiler::compile_paths(&inputs, &lens_compiler::Options::default());
+    let (sources, result) =
+        lens_compiler::compile_paths(&inputs, &lens_compiler::Options::default());
     let compiled = match result {
         Ok(c) => c,
         Err(diags) => panic!("{}", lens_dsl::render_human(&sources, &diags, false)),

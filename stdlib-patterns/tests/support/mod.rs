@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum SectionKind {
     Pattern,
     Lens,
@@ -105,21 +105,40 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<Section>, String> {
             let positive = line.starts_with("match");
             let rest = line.split_once(" at ").map(|x| x.1).unwrap_or("");
             let (points, expect) = match rest.split_once("->") {
-                Some((p, e)) if positive => (p, Some(parse_expect(e).map_err(|m| format!("{origin}: {m}"))?)),
+                Some((p, e)) if positive => (
+                    p,
+                    Some(parse_expect(e).map_err(|m| format!("{origin}: {m}"))?),
+                ),
                 None if !positive => (rest, None),
-                _ => return Err(format!("{origin}: `match` needs `-> RESULT`, `no-match` must not have one")),
+                _ => {
+                    return Err(format!(
+                        "{origin}: `match` needs `-> RESULT`, `no-match` must not have one"
+                    ));
+                }
             };
             let points: Vec<String> = points.split_whitespace().map(str::to_string).collect();
             if points.is_empty() {
                 return Err(format!("{origin}: no point after `at`"));
             }
-            section.cases.push(Case { origin, points, expect, board: String::new(), as_black: false });
+            section.cases.push(Case {
+                origin,
+                points,
+                expect,
+                board: String::new(),
+                as_black: false,
+            });
             in_case = true;
         } else if in_case && (line == "as B" || line == "as W") {
-            let case = sections.last_mut().and_then(|s| s.cases.last_mut()).expect("in a case");
+            let case = sections
+                .last_mut()
+                .and_then(|s| s.cases.last_mut())
+                .expect("in a case");
             case.as_black = line == "as B";
         } else if in_case {
-            let case = sections.last_mut().and_then(|s| s.cases.last_mut()).expect("in a case");
+            let case = sections
+                .last_mut()
+                .and_then(|s| s.cases.last_mut())
+                .expect("in a case");
             case.board.push_str(line);
             case.board.push('\n');
         } else {
