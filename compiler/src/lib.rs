@@ -28,11 +28,13 @@ use lens_vm::spec::RomSpec;
 
 pub mod build;
 pub mod check;
+pub mod disasm;
 pub mod emit;
 pub mod import;
 pub mod ir;
 pub mod lower;
 pub mod optimise;
+pub mod stats;
 
 /// The toolchain string recorded in every ROM.
 pub const TOOLCHAIN: &str = concat!("lensc ", env!("CARGO_PKG_VERSION"));
@@ -72,8 +74,17 @@ pub fn compile_program(
     );
     // The checks across patterns and the optimiser's warnings also run when some patterns
     // failed to lower (they are left out), so one run reports as much as possible.
-    diags.extend(check::unreachable(&ir));
-    diags.extend(optimise::optimise(&mut ir));
+    let later: Vec<Diagnostic> = check::unreachable(&ir)
+        .into_iter()
+        .chain(optimise::optimise(&mut ir))
+        .collect();
+    // Where the front end already reported the same problem at the same place, keep its word.
+    for d in later {
+        let place = |d: &Diagnostic| (d.code, d.labels.first().map(|l| (l.file, l.span)));
+        if !diags.iter().any(|e| place(e) == place(&d)) {
+            diags.push(d);
+        }
+    }
     if diags.iter().any(Diagnostic::is_error) {
         return Err(sorted(diags));
     }

@@ -65,7 +65,8 @@ fn lensc(dir: &Path, args: &[&str], stdin: Option<&str>) -> Run {
         .spawn()
         .unwrap();
     let mut input = child.stdin.take().unwrap();
-    input.write_all(stdin.unwrap_or("").as_bytes()).unwrap();
+    // lensc may exit before reading stdin (usage errors): a broken pipe here is not a failure.
+    let _ = input.write_all(stdin.unwrap_or("").as_bytes());
     drop(input);
     let out = child.wait_with_output().unwrap();
     Run {

@@ -121,7 +121,8 @@ pub fn analyse(
     }
 
     // Legend: one entry per symbol, never a standard symbol.
-    let mut legend_map: BTreeMap<char, &ast::LegendEntry> = BTreeMap::new();
+    // Legends are tiny: a vector beats a map here (this runs once per pattern).
+    let mut legend_map: SmallMap<&ast::LegendEntry> = SmallMap(Vec::with_capacity(legend.len()));
     for e in legend {
         if is_reserved_symbol(e.symbol.node) {
             errs.push(
@@ -315,7 +316,7 @@ pub fn analyse(
     }
 
     // Symbols and labels.
-    let mut letter_cells: BTreeMap<char, Vec<Span>> = BTreeMap::new();
+    let mut letter_cells: SmallMap<Vec<Span>> = SmallMap(Vec::new());
     let mut states_of = Vec::with_capacity(width * height);
     for r in &rows {
         for c in &r.cells {
@@ -358,12 +359,12 @@ pub fn analyse(
                 StateSet::NONE
             };
             if is_label_char(c.node) {
-                letter_cells.entry(c.node).or_default().push(c.span);
+                letter_cells.entry(c.node).push(c.span);
             }
             states_of.push(s);
         }
     }
-    for (ch, spans) in &letter_cells {
+    for (ch, spans) in letter_cells.0.iter().map(|(c, v)| (c, v)) {
         if spans.len() > 1 && !legend_map.contains_key(ch) {
             let mut e = Diagnostic::error(
                 DUPLICATE_LABEL,
@@ -416,6 +417,34 @@ pub fn analyse(
             west,
         },
     })
+}
+
+/// A map over a handful of characters, in insertion order.
+struct SmallMap<V>(Vec<(char, V)>);
+
+impl<V> SmallMap<V> {
+    fn get(&self, c: &char) -> Option<&V> {
+        self.0.iter().find(|(k, _)| k == c).map(|(_, v)| v)
+    }
+    fn contains_key(&self, c: &char) -> bool {
+        self.get(c).is_some()
+    }
+    fn insert(&mut self, c: char, v: V) {
+        self.0.push((c, v));
+    }
+}
+
+impl<V: Default> SmallMap<V> {
+    fn entry(&mut self, c: char) -> &mut V {
+        let i = match self.0.iter().position(|(k, _)| *k == c) {
+            Some(i) => i,
+            None => {
+                self.0.push((c, V::default()));
+                self.0.len() - 1
+            }
+        };
+        &mut self.0[i].1
+    }
 }
 
 /// Names a state set the way the language writes it (`friend | empty`, `any`, `anything`).

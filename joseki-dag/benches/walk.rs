@@ -64,6 +64,16 @@ fn line_of_20(t: &Tree) -> Vec<(Rel, Point)> {
         .expect("a 20-move line")
 }
 
+/// This thread's CPU time in seconds (user + system, from /proc; 10 ms ticks). The machine may
+/// be shared, so wall-clock times can include waiting; CPU time does not.
+fn thread_cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/thread-self/stat").ok()?;
+    let after = &stat[stat.rfind(')')? + 2..];
+    let f: Vec<&str> = after.split_whitespace().collect();
+    let ticks: f64 = f.get(11)?.parse::<f64>().ok()? + f.get(12)?.parse::<f64>().ok()?;
+    Some(ticks / 100.0)
+}
+
 fn bench(c: &mut Criterion) {
     let tree = dictionary();
     let line = line_of_20(&tree);
@@ -115,6 +125,25 @@ fn bench(c: &mut Criterion) {
             tree.tree_moves(),
             parsed as f64 / frames.len() as f64
         );
+        // CPU time of a fixed number of iterations, for a loaded machine.
+        if let Some(t0) = thread_cpu_seconds() {
+            let iters = 20_000;
+            let mut n = 0;
+            for _ in 0..iters {
+                for (f, col, m) in &frames {
+                    n += w.follow(f, black_box(m), *col, &mut out).continuations;
+                }
+            }
+            black_box(n);
+            if let Some(t1) = thread_cpu_seconds() {
+                eprintln!(
+                    "{}: CPU time per 16 lookups {:.2} us ({:.0} ns per lookup)",
+                    enc.name(),
+                    (t1 - t0) * 1e6 / iters as f64,
+                    (t1 - t0) * 1e9 / (iters * frames.len()) as f64
+                );
+            }
+        }
         group.bench_function(enc.name(), |b| {
             b.iter(|| {
                 let mut n = 0;

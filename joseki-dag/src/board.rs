@@ -135,3 +135,39 @@ impl Replay {
         any
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Replay;
+
+    #[test]
+    fn captures_make_different_orders_meet() {
+        // Black surrounds a white stone on the edge and captures it; the position equals the
+        // one where white never played there, apart from the side to move.
+        let mut a = Replay::new(19);
+        for (x, y, c) in [(2, 1, 1), (1, 1, 2), (1, 2, 1)] {
+            a.play(x, y, c);
+        }
+        let mut b = Replay::new(19);
+        b.play(1, 2, 1);
+        b.play(2, 1, 1);
+        assert_eq!(a.hash, b.hash, "the white stone at (1, 1) was captured");
+        assert!(a.diagonally_symmetric());
+        b.play(3, 1, 2);
+        assert!(!b.diagonally_symmetric());
+    }
+
+    #[test]
+    fn suicide_and_off_board_do_not_panic() {
+        let mut r = Replay::new(5);
+        r.play(2, 1, 1);
+        r.play(1, 2, 1);
+        r.play(1, 1, 2); // suicide: removed again
+        r.play(0, 3, 1);
+        r.play(6, 6, 1);
+        let mut s = Replay::new(5);
+        s.play(2, 1, 1);
+        s.play(1, 2, 1);
+        assert_eq!(r.hash, s.hash);
+    }
+}

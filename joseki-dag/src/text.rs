@@ -286,9 +286,45 @@ pub fn parse_line(text: &str) -> Result<Vec<(bool, Point)>, TextError> {
 /// Print a tree in the text format (transposed continuations are printed under every order).
 pub fn to_text(tree: &Tree) -> String {
     let mut out = String::new();
-    write_list(tree, 0, Rel::Opposite, &mut out, 0);
+    // Explicit stack (vertex, colour of the last move, next edge, branching), no recursion.
+    let mut stack: Vec<(u32, Rel, usize, bool)> = Vec::new();
+    open(tree, 0, Rel::Opposite, &mut out, &mut stack);
+    while let Some(top) = stack.last_mut() {
+        let (v, last, i, branch) = *top;
+        let edges = &tree.vertex(v).edges;
+        if i >= edges.len() {
+            stack.pop();
+            if branch {
+                out.push_str(" )");
+            }
+            continue;
+        }
+        top.2 += 1;
+        if i > 0 {
+            out.push_str(" | ");
+        } else if !branch && !out.is_empty() {
+            out.push(' ');
+        }
+        let e = &edges[i];
+        let next_last = write_step(&e.step, last, &mut out);
+        open(tree, e.to, next_last, &mut out, &mut stack);
+    }
     out.push('\n');
     out
+}
+
+fn open(
+    tree: &Tree,
+    v: u32,
+    last: Rel,
+    out: &mut String,
+    stack: &mut Vec<(u32, Rel, usize, bool)>,
+) {
+    let branch = tree.vertex(v).edges.len() > 1;
+    if branch {
+        out.push_str(if out.is_empty() { "( " } else { " ( " });
+    }
+    stack.push((v, last, 0, branch));
 }
 
 fn point_text(p: Point) -> String {
@@ -298,56 +334,37 @@ fn point_text(p: Point) -> String {
     }
 }
 
-fn write_list(tree: &Tree, v: u32, last: Rel, out: &mut String, depth: usize) {
-    let edges = &tree.vertex(v).edges;
-    let branch = edges.len() > 1;
-    if branch {
-        out.push_str(if depth == 0 && out.is_empty() {
-            "( "
-        } else {
-            " ( "
-        });
-    }
-    for (i, e) in edges.iter().enumerate() {
-        if i > 0 {
-            out.push_str(" | ");
-        } else if !branch && !out.is_empty() {
-            out.push(' ');
+/// Write one step; returns the colour of the last move after it.
+fn write_step(step: &Step, last: Rel, out: &mut String) -> Rel {
+    match step {
+        Step::Move(m) => {
+            out.push_str(&point_text(m.point));
+            if m.kind != MoveType::Normal {
+                let _ = write!(out, ":{}", m.kind.name());
+            }
+            if m.colour == last {
+                out.push_str(":repeat");
+            }
+            if m.colour_reverse {
+                out.push_str(":reverse");
+            }
+            m.colour
         }
-        let next_last = match &e.step {
-            Step::Move(m) => {
-                out.push_str(&point_text(m.point));
-                if m.kind != MoveType::Normal {
-                    let _ = write!(out, ":{}", m.kind.name());
+        Step::Setup(stones) => {
+            out.push_str("setup(");
+            for (k, s) in stones.iter().enumerate() {
+                if k > 0 {
+                    out.push(' ');
                 }
-                if m.colour == last {
-                    out.push_str(":repeat");
-                }
-                if m.colour_reverse {
-                    out.push_str(":reverse");
-                }
-                m.colour
+                let c = match s.colour {
+                    Some(Rel::Same) => 'x',
+                    Some(Rel::Opposite) => 'o',
+                    None => 'e',
+                };
+                let _ = write!(out, "{c}:{}", point_text(Point::at(s.x, s.y)));
             }
-            Step::Setup(stones) => {
-                out.push_str("setup(");
-                for (k, s) in stones.iter().enumerate() {
-                    if k > 0 {
-                        out.push(' ');
-                    }
-                    let c = match s.colour {
-                        Some(Rel::Same) => 'x',
-                        Some(Rel::Opposite) => 'o',
-                        None => 'e',
-                    };
-                    let _ = write!(out, "{c}:{}", point_text(Point::at(s.x, s.y)));
-                }
-                out.push(')');
-                last
-            }
-        };
-        write_list(tree, e.to, next_last, out, depth + 1);
-    }
-    if branch {
-        out.push_str(" )");
+            out.push(')');
+            last
+        }
     }
 }

@@ -187,7 +187,30 @@ impl<'a> Walker<'a> {
         parsed: &mut usize,
     ) -> Result<Option<RawEntry>, DecodeError> {
         let mut pos = list;
+        let target = crate::codec::small_point(point);
+        let compact = self.l.enc == crate::codec::Encoding::Compact;
         loop {
+            // Fast path (Compact): a one-byte entry of classes 0-3, compared on its code.
+            if compact && let Some(&c0) = self.l.bytes.get(pos) {
+                let class = self.l.code_class[c0 as usize];
+                if class < 4 {
+                    *parsed += 1;
+                    let (has_sibling, has_child) =
+                        crate::codec::compact::CLASS_BITS[class as usize];
+                    if target == Some(self.l.code_point[c0 as usize]) && pc.flip() == rel {
+                        return read_entry(&self.l, pos).map(Some);
+                    }
+                    if !has_sibling {
+                        return Ok(None);
+                    }
+                    pos = if has_child {
+                        skip_list(&self.l, pos + 1, parsed)?
+                    } else {
+                        pos + 1
+                    };
+                    continue;
+                }
+            }
             let e = read_entry(&self.l, pos)?;
             *parsed += e.end - e.start;
             if e.setup.is_none() && e.point == point && e.colour(pc) == rel {
@@ -453,5 +476,33 @@ impl<'a> Walker<'a> {
         let mut parsed = 0;
         let (_, _, _, ok) = self.follow_rel(line.iter().copied(), &mut parsed);
         ok.then_some(parsed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_map_back_and_forth_and_cover_8_distinct_orientations() {
+        for size in [9u8, 13, 19] {
+            let mut images = std::collections::BTreeSet::new();
+            for o in 0..8 {
+                let f = Frame::orientation(size, o);
+                for x in 0..size {
+                    for y in 0..size {
+                        let (cx, cy) = f.to_corner(x, y).unwrap();
+                        assert_eq!(f.to_board(cx, cy), Some((x, y)));
+                    }
+                }
+                assert_eq!(f.to_corner(size, 0), None);
+                // Where the frame's (3, 4) lands: 8 different board points.
+                images.insert(f.to_board(3, 4).unwrap());
+                // The frame's corner point is a board corner.
+                let (bx, by) = f.to_board(1, 1).unwrap();
+                assert!((bx == 0 || bx == size - 1) && (by == 0 || by == size - 1));
+            }
+            assert_eq!(images.len(), 8);
+        }
     }
 }

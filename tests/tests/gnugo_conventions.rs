@@ -99,8 +99,8 @@ fn brute_force_with_the_import_conventions_equals_gnugo() {
                             if s != *anchor_state {
                                 continue;
                             }
-                            for &o in orients {
-                                let o = Orientation::new(o).unwrap();
+                            for &oi in orients {
+                                let o = Orientation::new(oi).unwrap();
                                 let ok = cs.iter().all(|&(dx, dy, allowed)| {
                                     let (tx, ty) = o.apply(dx, dy);
                                     state(board, me, x + tx, y + ty) & allowed != 0
@@ -114,6 +114,7 @@ fn brute_force_with_the_import_conventions_equals_gnugo() {
                                         id.clone(),
                                         colour_char(me),
                                         name.clone(),
+                                        gnugo_ll(oi),
                                         vertex(x, y),
                                         m,
                                     ));

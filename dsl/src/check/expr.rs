@@ -51,12 +51,13 @@ impl Ctx<'_> {
         }
     }
 
-    fn expect(&mut self, e: &Expr, want: Ty, scope: &PointScope, context: &str) -> Ty {
+    /// `op`: the operator symbol, for the message (formatted only on error).
+    fn expect(&mut self, e: &Expr, want: Ty, scope: &PointScope, op: &str) -> Ty {
         let t = self.expr_ty(e, scope);
         if t != want && t != Ty::Error {
             self.err(Diagnostic::error(
                 codes::TYPE_MISMATCH,
-                format!("{context} expects {}, found {}", ty_name(want), ty_name(t)),
+                format!("`{op}` expects {}, found {}", ty_name(want), ty_name(t)),
                 self.file,
                 e.span(),
                 format!("expected {}", ty_name(want)),
@@ -121,11 +122,11 @@ impl Ctx<'_> {
             Expr::Call { name, args, span } => self.call_ty(name, args, *span, scope),
             Expr::Unary { op, expr, .. } => match op.node {
                 UnOp::Not => {
-                    self.expect(expr, Ty::Bool, scope, "`!`");
+                    self.expect(expr, Ty::Bool, scope, "!");
                     Ty::Bool
                 }
                 UnOp::Neg => {
-                    self.expect(expr, Ty::Int, scope, "`-`");
+                    self.expect(expr, Ty::Int, scope, "-");
                     Ty::Int
                 }
             },
@@ -133,18 +134,18 @@ impl Ctx<'_> {
                 let sym = crate::fmt::binop(op.node);
                 match op.node {
                     BinOp::Or | BinOp::And => {
-                        self.expect(lhs, Ty::Bool, scope, &format!("`{sym}`"));
-                        self.expect(rhs, Ty::Bool, scope, &format!("`{sym}`"));
+                        self.expect(lhs, Ty::Bool, scope, sym);
+                        self.expect(rhs, Ty::Bool, scope, sym);
                         Ty::Bool
                     }
                     BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge => {
-                        self.expect(lhs, Ty::Int, scope, &format!("`{sym}`"));
-                        self.expect(rhs, Ty::Int, scope, &format!("`{sym}`"));
+                        self.expect(lhs, Ty::Int, scope, sym);
+                        self.expect(rhs, Ty::Int, scope, sym);
                         Ty::Bool
                     }
                     BinOp::Add | BinOp::Sub => {
-                        self.expect(lhs, Ty::Int, scope, &format!("`{sym}`"));
-                        self.expect(rhs, Ty::Int, scope, &format!("`{sym}`"));
+                        self.expect(lhs, Ty::Int, scope, sym);
+                        self.expect(rhs, Ty::Int, scope, sym);
                         Ty::Int
                     }
                     BinOp::Eq | BinOp::Ne => {

@@ -202,7 +202,7 @@ pub fn check(program: &Program) -> Vec<Diagnostic> {
         }
     }
     // Pass 2: bodies. Pattern names are unique per class (glob members included).
-    let mut patterns: BTreeMap<(String, String), Decl> = BTreeMap::new();
+    let mut patterns: BTreeMap<(&str, &str), Decl> = BTreeMap::new();
     for (file, ast) in &program.files {
         cx.file = *file;
         for item in &ast.items {
@@ -405,7 +405,7 @@ fn check_glob<'p>(
     cx: &mut Ctx<'p>,
     g: &'p Glob,
     class: Option<&'p Class>,
-    patterns: &mut BTreeMap<(String, String), Decl>,
+    patterns: &mut BTreeMap<(&'p str, &'p str), Decl>,
     toplevel: &mut BTreeMap<(&'p str, &'p str), Decl>,
 ) {
     let info = class.map(class_info);
@@ -461,14 +461,14 @@ fn class_mismatch(file: FileId, got: &Ident, class: &Class) -> Diagnostic {
     .with_help("members take the class of their glob; omit `: CLASS`")
 }
 
-fn check_pattern(
-    cx: &mut Ctx,
-    p: &Pattern,
-    class: Option<&Class>,
-    patterns: &mut BTreeMap<(String, String), Decl>,
+fn check_pattern<'p>(
+    cx: &mut Ctx<'p>,
+    p: &'p Pattern,
+    class: Option<&'p Class>,
+    patterns: &mut BTreeMap<(&'p str, &'p str), Decl>,
 ) {
     if let Some(c) = class {
-        let key = (c.name.node.clone(), p.name.node.clone());
+        let key = (c.name.node.as_str(), p.name.node.as_str());
         if let Some(first) = patterns.get(&key) {
             let d =
                 duplicate("pattern", &p.name.node, cx.file, p.name.span, first).with_help(format!(

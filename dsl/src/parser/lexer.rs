@@ -265,6 +265,63 @@ pub struct SpannedLexError {
     pub end: usize,
 }
 
+/// The token stream the parser pulls from: comments and lexical errors are set aside (trivia
+/// for the formatter, diagnostics), so the parser sees only tokens. Streaming (rather than
+/// collecting a token vector first) keeps large files out of fresh memory.
+pub struct Tokens<'s> {
+    lex: logos::Lexer<'s, Tok<'s>>,
+    pub comments: Vec<Comment>,
+    pub errors: Vec<SpannedLexError>,
+}
+
+impl<'s> Tokens<'s> {
+    pub fn new(text: &'s str) -> Self {
+        Tokens {
+            lex: Tok::lexer(text),
+            comments: Vec::new(),
+            errors: Vec::new(),
+        }
+    }
+}
+
+impl<'s> Iterator for Tokens<'s> {
+    type Item = Result<(usize, Tok<'s>, usize), LexError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            let t = self.lex.next()?;
+            let span = self.lex.span();
+            match t {
+                Ok(Tok::Comment(c)) => {
+                    let text = c.trim_end();
+                    self.comments.push(Comment {
+                        text: text.to_string(),
+                        span: crate::ast::Span::new(span.start, span.start + text.len()),
+                    });
+                }
+                Ok(tok) => return Some(Ok((span.start, tok, span.end))),
+                Err(error) => {
+                    // Merge runs of invalid characters into one error.
+                    if let Some(last) = self.errors.last_mut() {
+                        if last.error == LexError::InvalidChar
+                            && error == LexError::InvalidChar
+                            && last.end == span.start
+                        {
+                            last.end = span.end;
+                            continue;
+                        }
+                    }
+                    self.errors.push(SpannedLexError {
+                        error,
+                        start: span.start,
+                        end: span.end,
+                    })
+                }
+            }
+        }
+    }
+}
+
 /// Lexes a whole file: tokens for the parser, comments for the formatter, errors for diagnostics.
 /// Erroneous text is dropped from the token stream, so the parser still sees everything else.
 pub fn tokenize(
@@ -274,36 +331,7 @@ pub fn tokenize(
     Vec<Comment>,
     Vec<SpannedLexError>,
 ) {
-    let mut tokens = Vec::with_capacity(text.len() / 3);
-    let mut comments = Vec::new();
-    let mut errors: Vec<SpannedLexError> = Vec::new();
-    let mut lex = Tok::lexer(text);
-    while let Some(t) = lex.next() {
-        let span = lex.span();
-        match t {
-            Ok(Tok::Comment(c)) => comments.push(Comment {
-                text: c.trim_end().to_string(),
-                span: crate::ast::Span::new(span.start, span.start + c.trim_end().len()),
-            }),
-            Ok(tok) => tokens.push((span.start, tok, span.end)),
-            Err(error) => {
-                // Merge runs of invalid characters into one error.
-                if let Some(last) = errors.last_mut() {
-                    if last.error == LexError::InvalidChar
-                        && error == LexError::InvalidChar
-                        && last.end == span.start
-                    {
-                        last.end = span.end;
-                        continue;
-                    }
-                }
-                errors.push(SpannedLexError {
-                    error,
-                    start: span.start,
-                    end: span.end,
-                })
-            }
-        }
-    }
-    (tokens, comments, errors)
+    let mut stream = Tokens::new(text);
+    let tokens = stream.by_ref().flatten().collect();
+    (tokens, stream.comments, stream.errors)
 }

@@ -20,8 +20,13 @@ pub const UNCLOSED_DIAGRAM: &str = "lens::unclosed_diagram";
 /// Parses one file. Every lexical and syntax error is reported (error recovery at item and
 /// statement level); the returned AST holds everything that could be parsed.
 pub fn parse(file: FileId, text: &str) -> (ast::File, Vec<Diagnostic>) {
-    let (tokens, comments, lex_errors) = lexer::tokenize(text);
-    let mut diags: Vec<Diagnostic> = lex_errors
+    let mut stream = lexer::Tokens::new(text);
+    let mut syntax = Vec::new();
+    let result = grammar::FileParser::new().parse(file, &mut syntax, stream.by_ref());
+    // An unrecoverable error stops the parser early: still collect the rest's comments and errors.
+    stream.by_ref().for_each(drop);
+    let comments = std::mem::take(&mut stream.comments);
+    let mut diags: Vec<Diagnostic> = std::mem::take(&mut stream.errors)
         .into_iter()
         .map(|e| {
             let code = match e.error {
@@ -45,8 +50,6 @@ pub fn parse(file: FileId, text: &str) -> (ast::File, Vec<Diagnostic>) {
             Diagnostic::error(code, e.error.message(), file, span, label)
         })
         .collect();
-    let mut syntax = Vec::new();
-    let result = grammar::FileParser::new().parse(file, &mut syntax, tokens.into_iter().map(Ok));
     let items = match result {
         Ok(items) => items,
         Err(e) => {

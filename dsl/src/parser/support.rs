@@ -370,7 +370,8 @@ pub fn diagram(raw: &str, start: usize) -> Diagram {
     for line in body.split('\n') {
         let base = body_start + line_start;
         line_start += line.len() + 1;
-        let (cells_part, comment) = match line.find("//") {
+        let comment_at = line.as_bytes().windows(2).position(|w| w == b"//");
+        let (cells_part, comment) = match comment_at {
             Some(i) => (&line[..i], Some((i, line[i..].trim_end()))),
             None => (line, None),
         };

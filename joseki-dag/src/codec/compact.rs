@@ -44,7 +44,7 @@ const CLASSES: usize = 5;
 /// Subtrees of at least this many entries get a skip field (when the entry has a sibling).
 pub(crate) const DEFAULT_SKIP_MIN: usize = 16;
 
-const CLASS_BITS: [(bool, bool); CLASSES] = [
+pub(crate) const CLASS_BITS: [(bool, bool); CLASSES] = [
     (false, true),
     (true, true),
     (false, false),
@@ -121,8 +121,8 @@ pub(crate) fn header(bytes: &[u8], pos: usize, tree_moves: u64) -> Result<Layout
     let (mut code_point, mut code_class) = ([0u8; 256], [0xFFu8; 256]);
     let mut code = 0usize;
     for (class, &n) in counts.iter().enumerate() {
-        for rank in 0..n as usize {
-            code_point[code] = order[rank];
+        for &point in &order[..n as usize] {
+            code_point[code] = point;
             code_class[code] = class as u8;
             code += 1;
         }

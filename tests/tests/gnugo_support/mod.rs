@@ -34,8 +34,17 @@ pub const DATABASES: &[(&str, &[&str], &str)] = &[
     ("influencepat", &["influence.db"], "ANCHOR_COLOR"),
 ];
 
-/// One match as the oracle lists it: (pos, colour `B`/`W`, pattern, anchor vertex, move vertex or `-`).
-pub type Key = (String, char, String, String, String);
+/// One match as the oracle lists it: (pos, colour `B`/`W`, pattern, GNU Go transformation `ll`,
+/// anchor vertex, move vertex or `-`).
+pub type Key = (String, char, String, u8, String, String);
+
+/// Lens orientation index -> GNU Go transformation `ll` (inverse of `GNUGO_TO_LENS`).
+pub fn gnugo_ll(lens_orientation: u8) -> u8 {
+    lens_compiler::import::gnugo::GNUGO_TO_LENS
+        .iter()
+        .position(|&o| o == lens_orientation)
+        .unwrap() as u8
+}
 
 pub fn vertex(x: i32, y: i32) -> String {
     format_vertex(x, y, 19).map_or_else(|| format!("off({x},{y})"), |n| n.to_string())
@@ -126,6 +135,7 @@ pub fn oracle(dir: &std::path::Path, db: &str) -> BTreeSet<Key> {
                 f[0].to_string(),
                 f[1].chars().next().unwrap(),
                 f[3].to_string(),
+                f[4].parse().unwrap(),
                 f[5].to_string(),
                 f[6].to_string(),
             )

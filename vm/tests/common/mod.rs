@@ -268,3 +268,318 @@ pub fn random_pattern(rng: &mut Rng, id: u32, r: i16, with_tests: bool) -> Patte
         result: Some(result),
     }
 }
+
+/// A sample image exercising every section: packed and general classes, globs, every test
+/// opcode, sequences, a lens with a decision tree, a joseki blob and debug info.
+pub fn sample_spec(strip: bool) -> RomSpec {
+    use TestExpr as T;
+    use lens_vm::spec::Colour;
+    let b = |e: T| Box::new(e);
+    let o = Offset::new;
+    let all_tests = vec![
+        TestSpec {
+            expr: T::Bin(BinOp::Ge, b(T::Libs(o(0, -1))), b(T::Int(1))),
+            cost: 1,
+        },
+        TestSpec {
+            expr: T::Bin(
+                BinOp::Or,
+                b(T::Bin(BinOp::Lt, b(T::Line(Offset::FOCUS)), b(T::Int(30)))),
+                b(T::Not(b(T::Atari(o(1, 0))))),
+            ),
+            cost: 2,
+        },
+        TestSpec {
+            expr: T::Bin(
+                BinOp::And,
+                b(T::Bin(
+                    BinOp::Le,
+                    b(T::Dist(Offset::FOCUS, Colour::Foe)),
+                    b(T::Int(255)),
+                )),
+                b(T::Bin(
+                    BinOp::Ne,
+                    b(T::Count {
+                        at: Offset::FOCUS,
+                        states: 4,
+                        radius: 1,
+                    }),
+                    b(T::Int(-1)),
+                )),
+            ),
+            cost: 3,
+        },
+        TestSpec {
+            expr: T::Bin(
+                BinOp::Eq,
+                b(T::Bin(
+                    BinOp::Add,
+                    b(T::Bin(
+                        BinOp::Sub,
+                        b(T::Adj(Offset::FOCUS)),
+                        b(T::Neg(b(T::Int(0)))),
+                    )),
+                    b(T::Bin(
+                        BinOp::Gt,
+                        b(T::Any {
+                            at: Offset::FOCUS,
+                            radius: 2,
+                        }),
+                        b(T::Int(5)),
+                    )),
+                )),
+                b(T::Adj(Offset::FOCUS)),
+            ),
+            cost: 4,
+        },
+        TestSpec {
+            expr: T::Bin(
+                BinOp::Or,
+                b(T::Bin(
+                    BinOp::Or,
+                    b(T::Empty8(o(5, 5))),
+                    b(T::Empty25(o(-5, 0))),
+                )),
+                b(T::Bin(
+                    BinOp::Or,
+                    b(T::NbrAtari(o(0, 1), Colour::Friend)),
+                    b(T::Int(1)),
+                )),
+            ),
+            cost: 5,
+        },
+        TestSpec {
+            expr: T::Not(b(T::Mark(Offset::FOCUS))),
+            cost: 6,
+        },
+        TestSpec {
+            expr: T::Bin(BinOp::Ge, b(T::Global(0)), b(T::Int(0))),
+            cost: 7,
+        },
+        TestSpec {
+            expr: T::Not(b(T::Extern {
+                index: 0,
+                args: vec![
+                    ExternArg::Point(o(0, -1)),
+                    ExternArg::Int(3),
+                    ExternArg::Colour(Colour::Foe),
+                ],
+            })),
+            cost: 20,
+        },
+    ];
+    let mut hane = pattern(
+        0,
+        &[(-1, -1, X), (0, -1, F), (-1, 0, E)],
+        Some(ResultSpec::Move {
+            at: Offset::FOCUS,
+            value: 20,
+            bits: 1,
+            sequence: Some(0),
+        }),
+    );
+    hane.priority = 10;
+    hane.tests = all_tests;
+    let cut = pattern(
+        1,
+        &[(1, 0, X), (0, 1, X), (1, 1, F)],
+        Some(ResultSpec::Reject { at: Offset::FOCUS }),
+    );
+    let mut eye = pattern(
+        2,
+        &[(0, -1, F), (1, 0, F), (0, 1, F | OFF), (-1, 0, F | OFF)],
+        Some(ResultSpec::Value { value: 2, bits: 7 }),
+    );
+    eye.orientations = vec![0];
+    eye.covers = vec![0xFF];
+    let mut header = pattern(3, &[(0, 1, OFF)], None);
+    header.orientations = vec![0, 1, 2, 3];
+    header.covers = vec![0x11, 0x22, 0x44, 0x88];
+    let edge = pattern(
+        4,
+        &[(0, -1, E), (1, 0, E | X), (0, 1, OFF)],
+        Some(ResultSpec::Move {
+            at: o(0, -1),
+            value: 5,
+            bits: 0,
+            sequence: None,
+        }),
+    );
+    let wide = pattern(
+        5,
+        &[(4, 0, X), (-4, 0, X), (0, 4, E)],
+        Some(ResultSpec::Move {
+            at: Offset::FOCUS,
+            value: 9,
+            bits: 0,
+            sequence: None,
+        }),
+    );
+    let lens = LensSpec {
+        lens_type: 1,
+        name: "bridge".into(),
+        endpoints: vec![Offset::FOCUS, o(0, 2)],
+        fields: vec![
+            LensFieldSpec {
+                states: vec![CellSpec {
+                    at: o(0, 1),
+                    allowed: E,
+                }],
+                tests: vec![],
+                result: ResultSpec::Move {
+                    at: o(0, 1),
+                    value: 3,
+                    bits: 0,
+                    sequence: None,
+                },
+            },
+            LensFieldSpec {
+                states: vec![CellSpec {
+                    at: o(0, 1),
+                    allowed: X,
+                }],
+                tests: vec![TestSpec {
+                    expr: TestExpr::Atari(o(0, 1)),
+                    cost: 1,
+                }],
+                result: ResultSpec::Value { value: 1, bits: 0 },
+            },
+        ],
+        tree: vec![
+            TreeNode::Branch {
+                at: o(0, 1),
+                children: [1, 2, 3, 1],
+            },
+            TreeNode::Leaf { fields: vec![] },
+            TreeNode::Leaf { fields: vec![1] },
+            TreeNode::Leaf { fields: vec![0] },
+        ],
+    };
+    RomSpec {
+        toolchain: "lensc test".into(),
+        source_hash: 0x1234_5678_9abc_def0,
+        classes: vec![
+            ClassSpec {
+                default_value: Some(0),
+                ..class(
+                    "shape",
+                    Mode::All,
+                    3,
+                    vec![
+                        ClassNode::Pattern(hane),
+                        ClassNode::Pattern(cut),
+                        ClassNode::Pattern(eye),
+                    ],
+                )
+            },
+            class(
+                "edge",
+                Mode::Best,
+                5,
+                vec![ClassNode::Glob {
+                    header,
+                    members: vec![ClassNode::Pattern(edge)],
+                }],
+            ),
+            class("wide", Mode::First, 9, vec![ClassNode::Pattern(wide)]),
+        ],
+        globals: vec!["phase".into()],
+        externs: vec![ExternSpec {
+            name: "safe".into(),
+            arity: 3,
+            cost: 20,
+        }],
+        sequences: vec![SequenceSpec {
+            nodes: vec![
+                SeqNodeSpec {
+                    at: Some(Offset::FOCUS),
+                    depth: 0,
+                },
+                SeqNodeSpec {
+                    at: Some(o(1, 0)),
+                    depth: 1,
+                },
+                SeqNodeSpec { at: None, depth: 1 },
+            ],
+        }],
+        lenses: vec![lens],
+        joseki: vec![JosekiBlobSpec {
+            name: "corner".into(),
+            bytes: vec![1, 2, 3, 4, 5],
+        }],
+        debug: (!strip).then(|| debug_for(6)),
+    }
+}
+
+/// Sample positions for behaviour comparisons.
+pub fn sample_boards() -> Vec<TestBoard> {
+    let mut rng = Rng(7);
+    let mut v = vec![TestBoard::parse(
+        "
+        . . . . . . .
+        . O X . . . .
+        . . . X O . .
+        . . . . . . .
+        . X . O . . .
+        . . . . . X .
+        . . . . . . .",
+    )];
+    for s in [5u8, 9, 13] {
+        v.push(TestBoard::random(&mut rng, s, 0.4));
+    }
+    v
+}
+
+/// Every class at every point of every sample board, both colours, plus the lens on every
+/// vertical pair: the "behaviour" of an image, for comparing two images.
+pub fn behaviour(rom: &lens_vm::Rom<'_>, boards: &[TestBoard]) -> Vec<lens_vm::Match> {
+    use lens_vm::*;
+    let mut all = Vec::new();
+    let mut slots = vec![Match::EMPTY; 4096];
+    for b in boards {
+        for c in 0..rom.class_count() {
+            for persp in [Colour::Black, Colour::White] {
+                let q = Query {
+                    class: ClassId(c as u32),
+                    perspective: persp,
+                    orientations: Orientations::All,
+                };
+                let mut out = MatchBuf::new(&mut slots);
+                rom.scan(b, &NoHost, &q, &mut Scratch::new(), &mut out);
+                all.extend_from_slice(out.as_slice());
+            }
+        }
+        for l in 0..rom.lens_count() {
+            let s = b.size as i32;
+            for y in 0..s - 2 {
+                for x in 0..s {
+                    let mut out = MatchBuf::new(&mut slots);
+                    rom.eval_lens(
+                        LensId(l as u32),
+                        &[(x, y), (x, y + 2)],
+                        Colour::Black,
+                        b,
+                        &NoHost,
+                        &mut out,
+                    );
+                    all.extend_from_slice(out.as_slice());
+                }
+            }
+        }
+    }
+    all
+}
+
+/// The same position on the reference board (stones whose placement is illegal are skipped).
+pub fn to_board(t: &TestBoard) -> lens_vm::board::Board {
+    let mut b = lens_vm::board::Board::new(t.size).expect("size");
+    let s = t.size as i32;
+    for y in 0..s {
+        for x in 0..s {
+            if let Point::Stone(c) = t.point(x, y) {
+                let _ = b.place(c, x, y);
+            }
+        }
+    }
+    b
+}

@@ -389,6 +389,12 @@ impl Translator<'_> {
                         }
                     }
                 }
+                if c.args.len() > MAX_EXTERN_ARGS {
+                    return Err(format!(
+                        "`{name}` with {} arguments: Lens externs take at most {MAX_EXTERN_ARGS}",
+                        c.args.len()
+                    ));
+                }
                 if variadic {
                     // One extern per arity (and tenuki positions): Lens externs have fixed arity.
                     let _ = write!(c.name, "_{}", args.len());
@@ -555,6 +561,16 @@ impl Translator<'_> {
                     Ty::Bool,
                 ))
             }
+            Some(Mapping::Extern) | None
+                if name.ends_with("_alive_somewhere") && args.len() > MAX_EXTERN_ARGS =>
+            {
+                // "Some listed point is an alive stone": a disjunction, split into calls of 8.
+                let parts = args
+                    .chunks(MAX_EXTERN_ARGS)
+                    .map(|ch| self.call(name, ch).map(|t| t.wrapped(PREC_OR + 1)))
+                    .collect::<Result<Vec<_>, String>>()?;
+                Ok(Tr::new(parts.join(" || "), PREC_OR, Ty::Bool))
+            }
             Some(Mapping::Extern) | None => {
                 let c = self
                     .as_extern(&CExpr::Call(name.to_string(), args.to_vec()))?
@@ -566,7 +582,51 @@ impl Translator<'_> {
 }
 
 /// The largest distance from the focus a Lens class field holds (37x37).
-const MAX_REACH: i32 = 18;
+/// (The language allows 37x37; the compiler's ROM windows stop at 19x19.)
+pub const MAX_REACH: i32 = 9;
+
+/// How far the drawing (edge rows and columns included) reaches from cell (r, c).
+pub fn reach(p: &DbPattern, r: usize, c: usize) -> i32 {
+    let d = &p.diagram;
+    let top = -(d.edges.north as i32);
+    let bottom = d.height() as i32 - 1 + d.edges.south as i32;
+    let left = -(d.edges.west as i32);
+    let right = d.width() as i32 - 1 + d.edges.east as i32;
+    [
+        top - r as i32,
+        bottom - r as i32,
+        left - c as i32,
+        right - c as i32,
+    ]
+    .iter()
+    .map(|v| v.abs())
+    .max()
+    .unwrap_or(0)
+}
+
+/// The Lens focus of a pattern: GNU Go's anchor when the pattern fits a 19x19 field around it,
+/// else the cell that reaches least far (first in row-major order on a tie), drawn `@` with its
+/// own states, in the file's `_wide` class (`focus any`); `None` if nothing fits. The anchor is
+/// then `attr gnugo_anchor_dx/dy` away from the focus.
+pub fn focus_of(p: &DbPattern, anchor: (usize, usize, AnchorColour)) -> Option<(usize, usize)> {
+    let (ar, ac, _) = anchor;
+    if reach(p, ar, ac) <= MAX_REACH {
+        return Some((ar, ac));
+    }
+    p.cells()
+        .map(|(r, c, _)| (reach(p, r, c), r, c))
+        .min()
+        .filter(|&(d, _, _)| d <= MAX_REACH)
+        .map(|(_, r, c)| (r, c))
+}
+
+/// The class of patterns whose focus is not their anchor.
+pub fn wide_class_name(stem: &str) -> String {
+    format!("{stem}_wide")
+}
+
+/// The most arguments a Lens extern takes (the compiler's limit).
+const MAX_EXTERN_ARGS: usize = 8;
 
 /// Letters a label may use in Lens (`o`, `x`, `O`, `X` are symbols).
 const FREE_LETTERS: &str = "mnpqrstuvwyzabcdefghijklMNPQRSTUVWYZABCDEFGHIJKL";
@@ -606,7 +666,8 @@ fn comment_text(s: &str) -> String {
 /// One converted pattern (text of the `pattern` item) or the reason it was left out.
 struct PatternOut {
     text: String,
-    colour: AnchorColour,
+    /// `None`: the `_wide` class.
+    colour: Option<AnchorColour>,
     radius: i32,
     externs: Vec<String>,
 }
@@ -626,15 +687,21 @@ fn convert_pattern(
         AnchorMode::Both => "no stone to anchor on (mkpat: no origin)".to_string(),
     })?;
     let move_cell = p.move_cell();
+    let (fr, fc) = focus_of(p, (ar, ac, colour)).ok_or_else(|| {
+        format!(
+            "no cell within {MAX_REACH} points of every other (Lens fields are at most {size}x{size})",
+            size = 2 * MAX_REACH + 1
+        )
+    })?;
 
-    // Labels: the anchor's label becomes `*`; the move keeps its label or gets a free letter.
+    // Labels: the focus's label becomes `*`; the move keeps its label or gets a free letter.
     let mut names = Names {
         labels: BTreeMap::new(),
         mov: "*".into(),
     };
     let mut cell_label: BTreeMap<(usize, usize), char> = BTreeMap::new();
     for (&l, &(r, c)) in &p.labels {
-        if (r, c) == (ar, ac) {
+        if (r, c) == (fr, fc) {
             names.labels.insert(l, "*".into());
         } else {
             names.labels.insert(l, l.to_string());
@@ -650,6 +717,20 @@ fn convert_pattern(
                     .find(|l| !p.labels.contains_key(l))
                     .ok_or("no free letter left for the move label")?;
                 cell_label.insert(mc, l);
+                l
+            }
+        };
+        names.mov = l.to_string();
+    } else if (fr, fc) != (ar, ac) {
+        // No move: GNU Go's `*` is the anchor, which is not the focus here.
+        let l = match cell_label.get(&(ar, ac)) {
+            Some(&l) => l,
+            None => {
+                let l = FREE_LETTERS
+                    .chars()
+                    .find(|l| !p.labels.contains_key(l))
+                    .ok_or("no free letter left for the anchor label")?;
+                cell_label.insert((ar, ac), l);
                 l
             }
         };
@@ -697,7 +778,13 @@ fn convert_pattern(
             let _ = writeln!(s, "// {c}");
         }
     }
-    let _ = writeln!(s, "pattern {name} : {} {{", class_name(stem, colour));
+    let wide = (fr, fc) != (ar, ac);
+    let class = if wide {
+        wide_class_name(stem)
+    } else {
+        class_name(stem, colour)
+    };
+    let _ = writeln!(s, "pattern {name} : {class} {{");
     if name != p.name {
         let _ = writeln!(s, "    attr gnugo_name = \"{}\";", escape(&p.name));
     }
@@ -706,6 +793,11 @@ fn convert_pattern(
         "    attr gnugo_class = \"{}\";",
         escape(&p.colon.classes)
     );
+    if (fr, fc) != (ar, ac) {
+        // GNU Go's anchor, from the focus in the drawn orientation.
+        let _ = writeln!(s, "    attr gnugo_anchor_dx = {};", ac as i64 - fc as i64);
+        let _ = writeln!(s, "    attr gnugo_anchor_dy = {};", ar as i64 - fr as i64);
+    }
     if p.colon.symmetry != '8' {
         let _ = writeln!(
             s,
@@ -756,7 +848,10 @@ fn convert_pattern(
         }
         for c in 0..w {
             let sym = d.cell(r, c);
-            let out = if (r, c) == (ar, ac) {
+            let out = if (r, c) == (fr, fc) && wide {
+                legend.push(format!("@ = {}, focus;", states_text(sym)));
+                '@'
+            } else if (r, c) == (fr, fc) {
                 '*'
             } else if let Some(&l) = cell_label.get(&(r, c)) {
                 let states = states_text(sym);
@@ -827,30 +922,10 @@ fn convert_pattern(
     }
     s.push_str("}\n");
 
-    // Window radius around the anchor (edge rows and columns included).
-    let top = -(d.edges.north as i32);
-    let bottom = h as i32 - 1 + d.edges.south as i32;
-    let left = -(d.edges.west as i32);
-    let right = w as i32 - 1 + d.edges.east as i32;
-    let radius = [
-        top - ar as i32,
-        bottom - ar as i32,
-        left - ac as i32,
-        right - ac as i32,
-    ]
-    .iter()
-    .map(|v| v.abs())
-    .max()
-    .unwrap_or(0);
-    if radius > MAX_REACH {
-        return Err(format!(
-            "reaches {radius} points from its anchor; Lens fields are at most {0}x{0}",
-            2 * MAX_REACH + 1
-        ));
-    }
+    let radius = reach(p, fr, fc);
     Ok(PatternOut {
         text: s,
-        colour,
+        colour: (!wide).then_some(colour),
         radius,
         externs: used_externs,
     })
@@ -955,26 +1030,24 @@ pub fn convert(db: &Database, opts: &Options, report: &mut FileReport) -> String
     if !externs.is_empty() || !globals.is_empty() {
         s.push('\n');
     }
-    for colour in [AnchorColour::O, AnchorColour::X] {
+    for colour in [Some(AnchorColour::O), Some(AnchorColour::X), None] {
         let members: Vec<&PatternOut> = outs.iter().filter(|o| o.colour == colour).collect();
         if members.is_empty() {
             continue;
         }
         let radius = members.iter().map(|o| o.radius).max().unwrap_or(1).max(1);
         let size = 2 * radius + 1;
-        let focus = if colour == AnchorColour::O {
-            "friend"
-        } else {
-            "foe"
+        let (focus, cname) = match colour {
+            Some(AnchorColour::O) => ("friend", class_name(&stem, AnchorColour::O)),
+            Some(AnchorColour::X) => ("foe", class_name(&stem, AnchorColour::X)),
+            None => ("any", wide_class_name(&stem)),
         };
-        let _ = writeln!(s, "class {} {{", class_name(&stem, colour));
+        let _ = writeln!(s, "class {cname} {{");
         let _ = writeln!(
             s,
             "    mode all;\n    focus {focus};\n    field {size}x{size};\n    orient all;\n}}\n"
         );
-        report
-            .classes
-            .push((class_name(&stem, colour), members.len()));
+        report.classes.push((cname, members.len()));
     }
     for o in &outs {
         s.push_str(&o.text);
@@ -1078,7 +1151,7 @@ O*
         assert!(s.contains("attr gnugo_value = 12.6;"), "{s}");
         assert!(s.contains("=> m 13;"), "{s}");
         assert!(
-            s.contains("where libs(*) > 1 && ((count(b, friend, 0) > 0 && xlib(m)) || (!(count(b, friend, 0) > 0) && !attack(*))) && doing_scoring != 0;"),
+            s.contains("where libs(*) > 1 && (count(b, friend, 0) > 0 && xlib(m) || !(count(b, friend, 0) > 0) && !attack(*)) && doing_scoring != 0;"),
             "{s}"
         );
         assert!(s.contains("legend { b = friend | empty; }"), "{s}");

@@ -14,7 +14,10 @@ pub mod emit;
 pub mod report;
 
 pub use db::{Database, DbError, DbPattern, parse_db};
-pub use emit::{AnchorColour, GNUGO_TO_LENS, anchor_of, class_name, lens_orientations, stem_ident};
+pub use emit::{
+    AnchorColour, GNUGO_TO_LENS, MAX_REACH, anchor_of, class_name, focus_of, lens_orientations,
+    reach, stem_ident, wide_class_name,
+};
 pub use report::{FileReport, PatternOutcome};
 
 /// Which stones may anchor a pattern (mkpat's `-O` default, `-X`, `-b`).
@@ -84,9 +87,15 @@ pub fn import_str(file: &str, text: &str, opts: &Options) -> Imported {
     }
 }
 
-/// The Lens formatter's canonical form of the emitted text (unchanged if it does not parse,
-/// so that the caller's own check reports the problem).
-fn canonical(file: &str, text: String) -> String {
-    let _ = file;
-    text
+/// The Lens formatter's canonical form of the emitted text (left as emitted if it does not
+/// parse, so that compiling it reports the problem with spans).
+fn canonical(_file: &str, text: String) -> String {
+    let (ast, diags) = lens_dsl::parse(0, &text);
+    if diags
+        .iter()
+        .any(|d| d.severity == lens_dsl::Severity::Error)
+    {
+        return text;
+    }
+    lens_dsl::fmt::format(&ast, &text)
 }

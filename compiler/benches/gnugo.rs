@@ -1,0 +1,164 @@
+//! GNU Go workload benchmarks (issue 5):
+//! - whole-board scan of patterns.db + patterns2.db (1,222 patterns, geometric import) over the
+//!   32 reference positions, both colours, with the fast kernel and with the reference matcher
+//!   (report: time per board = one iteration / 32; GNU Go's own matcher: 2.2-2.4 ms per board);
+//! - import + compile of patterns.db (with its constraints and externs; GNU Go's mkpat + gcc: 2.8 s).
+//!
+//! Reads `../shared/data/gnugo/` (GPL, never copied); prints a note and benches nothing if absent.
+
+use std::hint::black_box;
+use std::path::PathBuf;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use lens_compiler::import::gnugo::{
+    AnchorColour, Options as ImportOptions, class_name, import_str, stem_ident, wide_class_name,
+};
+use lens_vm::board::{Board, Colour};
+use lens_vm::{ClassId, Match, MatchBuf, NoHost, Orientations, Query, Rom, Scratch};
+
+fn data_dir() -> Option<PathBuf> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/data/gnugo");
+    dir.join("oracle/boards.txt").is_file().then_some(dir)
+}
+
+/// The 32 positions from the oracle's `boards.txt` (X black, O white, rows 19 down to 1).
+fn boards(dir: &std::path::Path) -> Vec<Board> {
+    let text = std::fs::read_to_string(dir.join("oracle/boards.txt")).unwrap();
+    let mut out = Vec::new();
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.is_empty())
+    {
+        let mut b = Board::new(19).unwrap();
+        for (y, row) in line.split('\t').skip(2).enumerate() {
+            for (x, c) in row.chars().enumerate() {
+                let colour = match c {
+                    'X' => Colour::Black,
+                    'O' => Colour::White,
+                    _ => continue,
+                };
+                b.place(colour, x as i32, y as i32).unwrap();
+            }
+        }
+        out.push(b);
+    }
+    assert_eq!(out.len(), 32);
+    out
+}
+
+fn geometric_source(dir: &std::path::Path, file: &str) -> String {
+    let text = std::fs::read_to_string(dir.join("patterns").join(file)).unwrap();
+    import_str(
+        file,
+        &text,
+        &ImportOptions {
+            geometric_only: true,
+            ..Default::default()
+        },
+    )
+    .source
+}
+
+fn compile(name: &str, source: &str) -> Vec<u8> {
+    let (_, r) = lens_compiler::compile_str(name, source, &Default::default());
+    match r {
+        Ok(c) => c.rom,
+        Err(d) => panic!("{name}: {} errors, first: {:?}", d.len(), d.first()),
+    }
+}
+
+fn bench(c: &mut Criterion) {
+    let Some(dir) = data_dir() else {
+        eprintln!("skipped: ../shared/data absent");
+        return;
+    };
+    let boards = boards(&dir);
+    // patterns.db + patterns2.db in one ROM: two anchor classes per file plus patterns_wide.
+    let files = ["patterns.db", "patterns2.db"];
+    let source: String = files
+        .iter()
+        .map(|f| geometric_source(&dir, f) + "\n")
+        .collect();
+    let bytes = compile("pat_db.lens", &source);
+    let rom = Rom::from_bytes(&bytes).unwrap();
+    let classes: Vec<ClassId> = files
+        .iter()
+        .flat_map(|f| {
+            let s = stem_ident(f);
+            [
+                class_name(&s, AnchorColour::O),
+                class_name(&s, AnchorColour::X),
+                wide_class_name(&s),
+            ]
+        })
+        .filter_map(|n| rom.class_by_name(&n))
+        .collect();
+    assert_eq!(
+        classes.len(),
+        5,
+        "patterns_anchor_o/x, patterns_wide, patterns2_anchor_o/x"
+    );
+    let mut slots = vec![Match::EMPTY; 8192];
+    let mut scratch = Scratch::new();
+
+    let mut g = c.benchmark_group("gnugo_scan_pat_db_32_boards_both_colours");
+    g.sample_size(10);
+    let mut run = |g: &mut criterion::BenchmarkGroup<'_, _>, label: &str, reference: bool| {
+        g.bench_function(label, |b| {
+            b.iter(|| {
+                let mut n = 0;
+                for board in &boards {
+                    for colour in [Colour::Black, Colour::White] {
+                        for &class in &classes {
+                            let q = Query {
+                                class,
+                                perspective: colour,
+                                orientations: Orientations::All,
+                            };
+                            let mut out = MatchBuf::new(&mut slots);
+                            n += if reference {
+                                lens_vm::reference::scan(
+                                    &rom,
+                                    board,
+                                    &NoHost,
+                                    &q,
+                                    &mut scratch,
+                                    &mut out,
+                                )
+                            } else {
+                                rom.scan(board, &NoHost, &q, &mut scratch, &mut out)
+                            };
+                        }
+                    }
+                }
+                black_box(n)
+            })
+        });
+    };
+    run(&mut g, "kernel", false);
+    run(&mut g, "reference", true);
+    g.finish();
+
+    let text = std::fs::read_to_string(dir.join("patterns/patterns.db")).unwrap();
+    let mut g = c.benchmark_group("gnugo_import_compile");
+    g.sample_size(10);
+    g.bench_function("patterns.db", |b| {
+        b.iter(|| {
+            let imported = import_str("patterns.db", &text, &ImportOptions::default());
+            black_box(compile("patterns.lens", &imported.source).len())
+        })
+    });
+    g.bench_function("patterns.db_import_only", |b| {
+        b.iter(|| {
+            black_box(
+                import_str("patterns.db", &text, &ImportOptions::default())
+                    .source
+                    .len(),
+            )
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

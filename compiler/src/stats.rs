@@ -1,0 +1,187 @@
+//! `stats`: sizes and counts of a ROM image (text and JSON). Bytes per pattern are given for
+//! a single orientation and for all 8, so images compare with RiscIgo's 16-18 bytes/pattern.
+
+use lens_vm::rom::{Kernel, Rom, Section};
+use std::fmt::Write;
+
+/// The figures `stats` reports.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stats {
+    pub total_bytes: usize,
+    /// `(section name, offset, bytes)` for each present section.
+    pub sections: Vec<(&'static str, usize, usize)>,
+    pub classes: usize,
+    pub patterns: usize,
+    pub variants: usize,
+    pub lenses: usize,
+    pub sequences: usize,
+    pub joseki: usize,
+    /// Pattern records, cells, tests, bytecode and results per pattern (orientation-free).
+    pub pattern_bytes: f64,
+    /// Entry record + mask words per stored variant.
+    pub variant_bytes: f64,
+    /// `pattern_bytes + variant_bytes`.
+    pub bytes_per_pattern_1: f64,
+    /// `pattern_bytes + 8 * variant_bytes`.
+    pub bytes_per_pattern_8: f64,
+    /// Everything pattern-related divided by patterns, with the variants actually stored.
+    pub bytes_per_pattern_stored: f64,
+    /// `(name, kernel, words, patterns, variants, bytes of entries + masks)` per class.
+    pub per_class: Vec<(String, String, usize, u32, u32, usize)>,
+}
+
+pub fn compute(rom: &Rom<'_>) -> Stats {
+    let mut sections = Vec::new();
+    let size = |s: Section| rom.section_span(s).map(|x| x.1).unwrap_or(0);
+    for s in Section::ALL {
+        if let Some((off, len)) = rom.section_span(s) {
+            sections.push((s.name(), off, len));
+        }
+    }
+    let patterns = rom.pattern_count();
+    let variants = rom.entry_count();
+    let pattern_cells: usize = (0..patterns)
+        .map(|p| rom.pattern(p as u32).cells().count() * 4)
+        .sum();
+    let pat_total = size(Section::Patterns)
+        + pattern_cells
+        + size(Section::Tests)
+        + size(Section::Bytecode)
+        + size(Section::Results);
+    let var_total = size(Section::Entries) + size(Section::Masks);
+    let per = |a: usize, b: usize| if b == 0 { 0.0 } else { a as f64 / b as f64 };
+    let pattern_bytes = per(pat_total, patterns);
+    let variant_bytes = per(var_total, variants);
+    let per_class = rom
+        .classes()
+        .map(|c| {
+            let kernel = match c.kernel() {
+                Kernel::Packed => "packed",
+                Kernel::General => "general",
+            };
+            let bytes = c.entry_count() as usize * (8 + 8 * c.words());
+            (
+                c.name().to_string(),
+                kernel.to_string(),
+                c.words(),
+                c.pattern_count(),
+                c.entry_count(),
+                bytes,
+            )
+        })
+        .collect();
+    Stats {
+        total_bytes: rom.as_bytes().len(),
+        sections,
+        classes: rom.class_count(),
+        patterns,
+        variants,
+        lenses: rom.lens_count(),
+        sequences: rom.sequence_count(),
+        joseki: rom.joseki_count(),
+        pattern_bytes,
+        variant_bytes,
+        bytes_per_pattern_1: pattern_bytes + variant_bytes,
+        bytes_per_pattern_8: pattern_bytes + 8.0 * variant_bytes,
+        bytes_per_pattern_stored: per(pat_total + var_total, patterns),
+        per_class,
+    }
+}
+
+/// Human-readable table.
+pub fn stats(rom: &Rom<'_>) -> String {
+    let s = compute(rom);
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "image {} bytes, format v{}{}",
+        s.total_bytes,
+        rom.format_version(),
+        if rom.is_stripped() { ", stripped" } else { "" }
+    );
+    let _ = writeln!(
+        o,
+        "classes {}  patterns {}  variants {}  lenses {}  sequences {}  joseki {}",
+        s.classes, s.patterns, s.variants, s.lenses, s.sequences, s.joseki
+    );
+    let _ = writeln!(
+        o,
+        "bytes per pattern: {:.1} (1 orientation), {:.1} (8 orientations), {:.1} (as stored)",
+        s.bytes_per_pattern_1, s.bytes_per_pattern_8, s.bytes_per_pattern_stored
+    );
+    let _ = writeln!(
+        o,
+        "  of which {:.1} pattern data + {:.1} per variant (entry + masks)",
+        s.pattern_bytes, s.variant_bytes
+    );
+    let _ = writeln!(o, "\n{:<16} {:>8} {:>8}", "section", "offset", "bytes");
+    for (n, off, len) in &s.sections {
+        let _ = writeln!(o, "{n:<16} {off:>8} {len:>8}");
+    }
+    if !s.per_class.is_empty() {
+        let _ = writeln!(
+            o,
+            "\n{:<20} {:<8} {:>5} {:>8} {:>8} {:>8}",
+            "class", "kernel", "words", "patterns", "variants", "bytes"
+        );
+        for (n, k, w, p, v, b) in &s.per_class {
+            let _ = writeln!(o, "{n:<20} {k:<8} {w:>5} {p:>8} {v:>8} {b:>8}");
+        }
+    }
+    o
+}
+
+fn json_str(s: &str) -> String {
+    let mut o = String::from("\"");
+    for c in s.chars() {
+        match c {
+            '"' => o.push_str("\\\""),
+            '\\' => o.push_str("\\\\"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(o, "\\u{:04x}", c as u32);
+            }
+            c => o.push(c),
+        }
+    }
+    o.push('"');
+    o
+}
+
+/// One JSON object (no trailing newline).
+pub fn stats_json(rom: &Rom<'_>) -> String {
+    let s = compute(rom);
+    let sections: Vec<String> = s
+        .sections
+        .iter()
+        .map(|(n, off, len)| {
+            format!(
+                "{{\"name\":{},\"offset\":{off},\"bytes\":{len}}}",
+                json_str(n)
+            )
+        })
+        .collect();
+    let classes: Vec<String> = s
+        .per_class
+        .iter()
+        .map(|(n, k, w, p, v, b)| {
+            format!("{{\"name\":{},\"kernel\":{},\"words\":{w},\"patterns\":{p},\"variants\":{v},\"bytes\":{b}}}", json_str(n), json_str(k))
+        })
+        .collect();
+    format!(
+        "{{\"bytes\":{},\"format_version\":{},\"stripped\":{},\"classes\":{},\"patterns\":{},\"variants\":{},\"lenses\":{},\"sequences\":{},\"joseki\":{},\"bytes_per_pattern_1\":{:.2},\"bytes_per_pattern_8\":{:.2},\"bytes_per_pattern_stored\":{:.2},\"sections\":[{}],\"per_class\":[{}]}}",
+        s.total_bytes,
+        rom.format_version(),
+        rom.is_stripped(),
+        s.classes,
+        s.patterns,
+        s.variants,
+        s.lenses,
+        s.sequences,
+        s.joseki,
+        s.bytes_per_pattern_1,
+        s.bytes_per_pattern_8,
+        s.bytes_per_pattern_stored,
+        sections.join(","),
+        classes.join(",")
+    )
+}
