@@ -11,11 +11,13 @@ use lens_dsl::diagram::{self, Grid};
 use lens_dsl::{Diagnostic, FileId};
 use lens_vm::geometry::Orientation;
 use lens_vm::spec::{
-    BinOp, Colour, ExternArg, ExternSpec, Mode, Offset, OrientPolicy, PatternDebug, ResultSpec,
-    SeqNodeSpec, SequenceSpec, States, TestExpr, TestSpec,
+    BinOp, Colour, ExternArg, ExternSpec, JosekiBlobSpec, Mode, Offset, OrientPolicy, PatternDebug,
+    ResultSpec, SeqNodeSpec, SequenceSpec, States, TestExpr, TestSpec,
 };
 
 use crate::ir;
+
+type JMove = lens_joseki::Move;
 
 /// Class options not written in the source take these values (documented in docs/compiler.md).
 pub const DEFAULT_MODE: Mode = Mode::All;
@@ -35,7 +37,6 @@ pub const SEMANTIC_ONLY: &[&str] = &[
     "lens::too_many_endpoints",
     "lens::glob_depth",
     "lens::lens_reach",
-    "lens::joseki_not_compiled",
 ];
 
 /// Board sizes the VM supports; two drawn opposite edges must leave a board of this height.
@@ -261,13 +262,17 @@ impl<'p> Lowerer<'p> {
         for (file, item) in self.items() {
             match item {
                 ast::Item::Pattern(p) => {
-                    let Some(class) = self.resolve_class(file, p.class.as_ref(), p.span) else { continue };
+                    let Some(class) = self.resolve_class(file, p.class.as_ref(), p.span) else {
+                        continue;
+                    };
                     if let Some(node) = self.pattern(file, p, class) {
                         self.ir.classes[class].nodes.push(ir::Node::Pattern(node));
                     }
                 }
                 ast::Item::Glob(g) => {
-                    let Some(class) = self.resolve_class(file, g.class.as_ref(), g.span) else { continue };
+                    let Some(class) = self.resolve_class(file, g.class.as_ref(), g.span) else {
+                        continue;
+                    };
                     let glob = self.glob(file, g, class, 1);
                     self.ir.classes[class].nodes.push(ir::Node::Glob(glob));
                 }
@@ -276,16 +281,11 @@ impl<'p> Lowerer<'p> {
                         self.ir.lenses.push(lens);
                     }
                 }
-                ast::Item::Joseki(j) => self.diags.push(
-                    Diagnostic::warning(
-                        "lens::joseki_not_compiled",
-                        format!("joseki `{}` is not yet compiled into the ROM", j.name.node),
-                        file,
-                        j.name.span,
-                        "skipped",
-                    )
-                    .with_help("joseki blocks are checked for syntax only until the compiler uses lens-joseki's encoder"),
-                ),
+                ast::Item::Joseki(j) => {
+                    if let Some(blob) = self.joseki(file, j) {
+                        self.ir.joseki.push(blob);
+                    }
+                }
                 _ => {}
             }
         }
@@ -1201,6 +1201,95 @@ impl<'p> Lowerer<'p> {
             });
         }
         Some((TestExpr::Extern { index, args: out }, cost))
+    }
+
+    /// A joseki block as a `lens-joseki` DAG (corner frame, colours alternating from black),
+    /// encoded with the default (compact) encoding.
+    fn joseki(&mut self, file: FileId, j: &ast::Joseki) -> Option<JosekiBlobSpec> {
+        let mut lines = Vec::new();
+        let ok = self.joseki_lines(file, &j.body, Vec::new(), &mut lines);
+        if !ok {
+            return None;
+        }
+        let mut tree = lens_joseki::Tree::new();
+        for line in &lines {
+            tree.add_line(line);
+        }
+        Some(JosekiBlobSpec {
+            name: j.name.node.clone(),
+            bytes: lens_joseki::encode(&tree, lens_joseki::Encoding::Compact),
+        })
+    }
+
+    /// Expand the move tree into complete lines; moves after a branch continue every
+    /// alternative (as in sequences).
+    fn joseki_lines(
+        &mut self,
+        file: FileId,
+        nodes: &[ast::JosekiNode],
+        prefix: Vec<JMove>,
+        out: &mut Vec<Vec<JMove>>,
+    ) -> bool {
+        let Some((first, rest)) = nodes.split_first() else {
+            if !prefix.is_empty() {
+                out.push(prefix);
+            }
+            return true;
+        };
+        let colour = if prefix.len() % 2 == 0 {
+            lens_joseki::Rel::Same
+        } else {
+            lens_joseki::Rel::Opposite
+        };
+        let kind_of = |k: &Option<Spanned<ast::JosekiMoveType>>| match k.as_ref().map(|k| k.node) {
+            None | Some(ast::JosekiMoveType::Normal) => lens_joseki::MoveType::Normal,
+            Some(ast::JosekiMoveType::Urgent) => lens_joseki::MoveType::Urgent,
+            Some(ast::JosekiMoveType::Complex) => lens_joseki::MoveType::Complex,
+            Some(ast::JosekiMoveType::Trick) => lens_joseki::MoveType::Trick,
+            Some(ast::JosekiMoveType::Bad) => lens_joseki::MoveType::Bad,
+            Some(ast::JosekiMoveType::Ignore) => lens_joseki::MoveType::Ignore,
+        };
+        match first {
+            ast::JosekiNode::Move { point, kind, .. } => {
+                let at = match point.node {
+                    PointRef::Coord { col, row }
+                        if (1..=19).contains(&col) && (1..=19).contains(&row) =>
+                    {
+                        lens_joseki::Point::at(col, row)
+                    }
+                    _ => {
+                        self.error(
+                            "lens::joseki_point",
+                            "joseki moves are corner-frame coordinates from a1 to s19",
+                            file,
+                            point.span,
+                            "not a corner-frame point",
+                        );
+                        return false;
+                    }
+                };
+                let mut line = prefix;
+                line.push(lens_joseki::Move::new(at, colour).with_kind(kind_of(kind)));
+                self.joseki_lines(file, rest, line, out)
+            }
+            ast::JosekiNode::Tenuki { kind, .. } => {
+                let mut line = prefix;
+                line.push(
+                    lens_joseki::Move::new(lens_joseki::Point::Pass, colour)
+                        .with_kind(kind_of(kind)),
+                );
+                self.joseki_lines(file, rest, line, out)
+            }
+            ast::JosekiNode::Branch { alternatives, .. } => {
+                let mut ok = true;
+                for alt in alternatives {
+                    let joined: Vec<ast::JosekiNode> =
+                        alt.iter().chain(rest.iter()).cloned().collect();
+                    ok &= self.joseki_lines(file, &joined, prefix.clone(), out);
+                }
+                ok
+            }
+        }
     }
 
     fn lens(&mut self, file: FileId, l: &ast::Lens) -> Option<ir::Lens> {

@@ -27,6 +27,7 @@ fn source() -> String {
             "glob g{k} : c{k} {{\n pattern gm{k}a {{ diagram {{ X O\n . * }} => * 1; }}\n pattern gm{k}b {{ diagram {{ X X\n . * }} => * 2; }}\n}}\n"
         );
     }
+    s += "joseki hoshi { d4 ( c6:urgent f3 ( d6 | c3 ) | e3:trick tenuki | c3 d3 c4 ) }\n";
     s += "lens 2 l(d3, c4) {\n field { d4 empty; c3 empty } => c3 5;\n field { d4 foe; c3 empty } => c3 33;\n field { d4 foe; libs(d4) > 4; c3 empty; e5 friend } => c3 29;\n}\n";
     s
 }

@@ -256,10 +256,10 @@ pattern narrow : CLASS {
 }
 
 #[test]
-fn joseki_blocks_are_reported_not_rejected() {
-    let (errors, warnings, _) = diagnose("j.lens", "joseki j { d4 ( c6 | f3 ) }");
-    assert!(errors.is_empty());
-    assert_eq!(warnings, vec!["lens::joseki_not_compiled"]);
+fn joseki_moves_outside_the_corner_frame() {
+    // The front end rejects the coordinate; the compiler does not repeat it.
+    let (errors, _, _) = diagnose("j.lens", "joseki j { d4 ( c6 | z3 ) }");
+    assert_eq!(errors, vec!["lens::bad_coordinate"]);
 }
 
 #[test]

@@ -316,3 +316,43 @@ fn strip_drops_debug_info_only() {
     assert_eq!(full.spec.classes, stripped.spec.classes);
     assert!(stripped.rom.len() < full.rom.len());
 }
+
+#[test]
+fn joseki_blocks_become_encoded_dags() {
+    let c = compile("joseki hoshi { d4 ( c6:urgent f3 | e3:trick tenuki ) }\njoseki other { c4 }");
+    let names: Vec<&str> = c.spec.joseki.iter().map(|j| j.name.as_str()).collect();
+    assert_eq!(names, vec!["hoshi", "other"]);
+    let tree = lens_joseki::decode(&c.spec.joseki[0].bytes).expect("a valid blob");
+    // d4, c6, f3, e3, tenuki: five moves in two lines sharing d4.
+    assert_eq!(tree.tree_moves(), 5);
+    let root = tree.vertex(0);
+    assert_eq!(root.edges.len(), 1);
+    let first = root.edges[0].step.as_move().unwrap();
+    assert_eq!(first.point, lens_joseki::Point::at(4, 4));
+    assert_eq!(first.colour, lens_joseki::Rel::Same);
+    let second: Vec<(lens_joseki::Point, lens_joseki::MoveType, lens_joseki::Rel)> = tree
+        .vertex(root.edges[0].to)
+        .edges
+        .iter()
+        .map(|e| {
+            let m = e.step.as_move().unwrap();
+            (m.point, m.kind, m.colour)
+        })
+        .collect();
+    assert!(second.contains(&(
+        lens_joseki::Point::at(3, 6),
+        lens_joseki::MoveType::Urgent,
+        lens_joseki::Rel::Opposite
+    )));
+    assert!(second.contains(&(
+        lens_joseki::Point::at(5, 3),
+        lens_joseki::MoveType::Trick,
+        lens_joseki::Rel::Opposite
+    )));
+    // The ROM carries the blob under its name.
+    let rom = lens_vm::Rom::from_bytes(&c.rom).expect("loads");
+    assert_eq!(
+        rom.joseki_blob("hoshi"),
+        Some(c.spec.joseki[0].bytes.as_slice())
+    );
+}
