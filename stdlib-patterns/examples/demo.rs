@@ -189,31 +189,46 @@ fn main() {
         }
     }
 
-    // A lens: the seed's diagonal connection defence on one of the position's diagonal links.
+    // A lens: the seed's diagonal connection defence on the diagonal links of the side to move.
     if let Some(lens) = rom.lens_by_name(lens_stdlib::DIAGONAL_DEFENCE) {
-        let mut lens_slots = [Match::EMPTY; 16];
-        let mut out = MatchBuf::new(&mut lens_slots);
-        let ends = [(3, 3), (2, 4)];
-        rom.eval_lens(lens, &ends, me, &board, &NoHost, &mut out);
         println!(
-            "\nlens {} on {} {}: {}",
-            lens_stdlib::DIAGONAL_DEFENCE,
-            point_name(size, ends[0].0, ends[0].1),
-            point_name(size, ends[1].0, ends[1].1),
-            if out.is_empty() {
-                "no field matches".to_string()
-            } else {
-                out.as_slice()
-                    .iter()
-                    .filter_map(|m| match m.result {
-                        MatchResult::Move { x, y, value, .. } => {
-                            Some(format!("play {} value {value}", point_name(size, x, y)))
-                        }
-                        _ => None,
-                    })
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            }
+            "\nlens {} on the diagonal links of {who}:",
+            lens_stdlib::DIAGONAL_DEFENCE
         );
+        let mine = lens_vm::Point::Stone(me);
+        let n = size as i32;
+        for y in 0..n {
+            for x in 0..n {
+                for dx in [-1, 1] {
+                    let (x2, y2) = (x + dx, y + 1);
+                    if board.get(x, y) != mine || board.get(x2, y2) != mine {
+                        continue;
+                    }
+                    let mut lens_slots = [Match::EMPTY; 16];
+                    let mut out = MatchBuf::new(&mut lens_slots);
+                    rom.eval_lens(lens, &[(x, y), (x2, y2)], me, &board, &NoHost, &mut out);
+                    let mut moves: Vec<String> = out
+                        .as_slice()
+                        .iter()
+                        .filter_map(|m| match m.result {
+                            MatchResult::Move { x, y, value, .. } => {
+                                Some(format!("play {} value {value}", point_name(size, x, y)))
+                            }
+                            _ => None,
+                        })
+                        .collect();
+                    moves.sort();
+                    moves.dedup();
+                    if !moves.is_empty() {
+                        println!(
+                            "  {}-{}: {}",
+                            point_name(size, x, y),
+                            point_name(size, x2, y2),
+                            moves.join(", ")
+                        );
+                    }
+                }
+            }
+        }
     }
 }
