@@ -76,6 +76,90 @@ impl<B: BoardView + ?Sized> Geometry for Cells<'_, '_, B> {
     }
 }
 
+/// The general path on boards with row bitboards: the whole board is cut once per focus
+/// (one row cut per row), so each cell is a couple of bit tests instead of a `point()` call,
+/// and each variant checks its cells near the focus first (they reject most variants).
+struct Grid<'r, 'a> {
+    rom: &'r Rom<'a>,
+    /// Per row: `[friend, foe]` bits (perspective applied).
+    rows: [[u32; 2]; 32],
+    size: i32,
+    x: i32,
+    y: i32,
+}
+
+/// Cells within this Chebyshev distance of the focus are checked in the first pass.
+const NEAR: i32 = 2;
+
+impl<'r, 'a> Grid<'r, 'a> {
+    /// `None` when the board has no row bitboards (or is wider than a row word).
+    fn new<B: BoardView + ?Sized>(
+        rom: &'r Rom<'a>,
+        b: &B,
+        persp: Colour,
+        x: i32,
+        y: i32,
+    ) -> Option<Self> {
+        let size = b.size() as i32;
+        if !(1..=32).contains(&size) || b.row_bits(Colour::Black, 0).is_none() {
+            return None;
+        }
+        let mut cut = [[0u32; 3]; 32];
+        b.window_rows(0, 0, size as u32, &mut cut[..size as usize]);
+        let (fi, oi) = match persp {
+            Colour::Black => (0, 1),
+            Colour::White => (1, 0),
+        };
+        let mut rows = [[0u32; 2]; 32];
+        for (r, c) in rows.iter_mut().zip(cut.iter()).take(size as usize) {
+            *r = [c[fi], c[oi]];
+        }
+        Some(Grid {
+            rom,
+            rows,
+            size,
+            x,
+            y,
+        })
+    }
+
+    /// State of a board point: 0 friend, 1 foe, 2 empty, 3 off.
+    #[inline]
+    fn state(&self, px: i32, py: i32) -> u8 {
+        if px < 0 || py < 0 || px >= self.size || py >= self.size {
+            return 3;
+        }
+        let r = self.rows[py as usize];
+        let bit = 1u32 << px;
+        if r[0] & bit != 0 {
+            0
+        } else if r[1] & bit != 0 {
+            1
+        } else {
+            2
+        }
+    }
+
+    fn entry_holds(&self, e: u32) -> bool {
+        let (p, o, _) = self.rom.entry(e);
+        let t = Orientation::new(o).unwrap_or(Orientation::IDENTITY);
+        let holds = |&(dx, dy, allowed): &(i8, i8, u8)| {
+            let (ox, oy) = t.apply(dx as i32, dy as i32);
+            allowed & (1 << self.state(self.x + ox, self.y + oy)) != 0
+        };
+        let near = |&(dx, dy, _): &(i8, i8, u8)| (dx as i32).abs().max((dy as i32).abs()) <= NEAR;
+        let pat = self.rom.pattern(p);
+        pat.cells().filter(near).all(|c| holds(&c))
+            && pat.cells().filter(|c| !near(c)).all(|c| holds(&c))
+    }
+}
+
+impl Geometry for Grid<'_, '_> {
+    fn next(&mut self, from: u32, end: u32) -> Option<u32> {
+        (from..end).find(|&e| self.entry_holds(e))
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn match_at<B: BoardView + ?Sized, H: Host + ?Sized>(
     rom: &Rom<'_>,
@@ -133,6 +217,9 @@ fn run_with_kernel<B: BoardView + ?Sized, H: Host + ?Sized>(
             run_class(ctx, class, qmask, &mut g, scratch, out)
         }
         Kernel::General => {
+            if let Some(mut g) = Grid::new(ctx.rom, ctx.board, ctx.persp, ctx.x, ctx.y) {
+                return run_class(ctx, class, qmask, &mut g, scratch, out);
+            }
             let mut g = Cells {
                 rom: ctx.rom,
                 board: ctx.board,
