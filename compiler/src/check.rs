@@ -20,6 +20,28 @@ struct Shape<'a> {
     variants: Vec<Option<Vec<(Offset, u8)>>>,
     /// Orientation-invariant fingerprint of the constrained points: bit per `{|dx|, |dy|}`.
     mask: u128,
+    /// For windows up to 7x7: per orientation, per state, the bit set of positions that
+    /// exclude that state (bit `(dx+3)*7 + dy+3`). Covering is then four `u64` subset tests.
+    planes: Option<[[u64; 4]; 8]>,
+}
+
+fn planes(p: &Pattern) -> Option<[[u64; 4]; 8]> {
+    let mut out = [[0u64; 4]; 8];
+    for t in Orientation::ALL {
+        for (o, s) in &p.cells {
+            let at = transform(t, *o);
+            if at.dx.abs() > 3 || at.dy.abs() > 3 {
+                return None;
+            }
+            let bit = 1u64 << ((at.dx + 3) * 7 + at.dy + 3);
+            for (b, plane) in out[t.index() as usize].iter_mut().enumerate() {
+                if s & (1 << b) == 0 {
+                    *plane |= bit;
+                }
+            }
+        }
+    }
+    Some(out)
 }
 
 /// Every orientation keeps `{|dx|, |dy|}`, so a pattern can only cover another whose
@@ -33,20 +55,31 @@ fn fingerprint(at: Offset) -> u32 {
 }
 
 fn shape(p: &Pattern) -> Shape<'_> {
-    let variants = Orientation::ALL
-        .into_iter()
-        .map(|t| {
-            (p.allowed & (1 << t.index()) != 0).then(|| {
-                let mut v: Vec<(Offset, u8)> = p
-                    .cells
-                    .iter()
-                    .map(|(o, s)| (transform(t, *o), *s))
-                    .collect();
-                v.sort();
-                v
+    shape_with(p, true)
+}
+
+/// `fast`: use bit planes when the pattern fits them (tests compare both paths).
+fn shape_with(p: &Pattern, fast: bool) -> Shape<'_> {
+    let planes = if fast { planes(p) } else { None };
+    // The general path's variants are only needed when the bit planes do not fit.
+    let variants = if planes.is_some() {
+        Vec::new()
+    } else {
+        Orientation::ALL
+            .into_iter()
+            .map(|t| {
+                (p.allowed & (1 << t.index()) != 0).then(|| {
+                    let mut v: Vec<(Offset, u8)> = p
+                        .cells
+                        .iter()
+                        .map(|(o, s)| (transform(t, *o), *s))
+                        .collect();
+                    v.sort();
+                    v
+                })
             })
-        })
-        .collect();
+            .collect()
+    };
     let mask = p
         .cells
         .keys()
@@ -55,6 +88,7 @@ fn shape(p: &Pattern) -> Shape<'_> {
         pattern: p,
         variants,
         mask,
+        planes,
     }
 }
 
@@ -74,6 +108,15 @@ fn subsumes(earlier: &Shape, later: &Shape) -> bool {
     // Each of `earlier`'s constraints needs a constrained point of `later` under it.
     if e.cells.len() > l.cells.len() || earlier.mask & !later.mask != 0 {
         return false;
+    }
+    if let (Some(ep), Some(lp)) = (&earlier.planes, &later.planes) {
+        // Board frame: `later` matching in `u` lays `lp[u]` on the board; `earlier` in `v`
+        // covers it when every state `earlier` excludes somewhere, `later` excludes there too.
+        return (0..8).filter(|u| l.allowed & (1 << u) != 0).all(|u| {
+            (0..8)
+                .filter(|v| e.allowed & (1 << v) != 0)
+                .any(|v| (0..4).all(|b| ep[v][b] & !lp[u][b] == 0))
+        });
     }
     // Each orientation `u` of `later` must be covered by some orientation of `earlier`.
     Orientation::ALL
@@ -253,5 +296,30 @@ mod tests {
         );
         let east_only = pat(0, 0, 1, &[((1, 0), 1)]);
         assert!(unreachable(&program(Mode::Best, vec![east_only, north])).is_empty());
+    }
+
+    #[test]
+    fn bit_plane_path_agrees_with_the_general_path() {
+        let pats = [
+            pat(0, 0, 0xff, &[((1, 0), 1)]),
+            pat(1, 0, 1, &[((0, -1), 1)]),
+            pat(2, 0, 0b101, &[((1, 0), 3), ((0, 1), 4)]),
+            pat(3, 0, 0xff, &[((-1, 0), 1), ((0, -1), 4), ((2, 2), 6)]),
+            pat(4, 0, 0x0f, &[((0, 1), 1), ((1, 0), 4), ((-2, -2), 2)]),
+        ];
+        for a in &pats {
+            for b in &pats {
+                let (fa, fb) = (shape(a), shape(b));
+                assert!(fa.planes.is_some() && fb.planes.is_some());
+                let (sa, sb) = (shape_with(a, false), shape_with(b, false));
+                assert_eq!(
+                    subsumes(&fa, &fb),
+                    subsumes(&sa, &sb),
+                    "{} over {}",
+                    a.id,
+                    b.id
+                );
+            }
+        }
     }
 }

@@ -156,26 +156,50 @@ pub fn declared_group(s: Symmetry) -> u8 {
 /// The distinct variants among the allowed orientations: `(orientations, covers)` as
 /// `PatternSpec` wants them (ascending; each covers itself and its duplicates).
 pub fn distinct_orientations(p: &Pattern, sequences: &[SequenceSpec]) -> (Vec<u8>, Vec<u8>) {
-    let variants: Vec<(u8, Variant)> = Orientation::ALL
+    let allowed: Vec<Orientation> = Orientation::ALL
         .into_iter()
         .filter(|t| p.allowed & (1 << t.index()) != 0)
-        .map(|t| (t.index(), variant(p, sequences, t)))
         .collect();
+    // Cells first (cheap); full variants (tests, result, sequence) only where cells agree.
+    let cells: Vec<Vec<(Offset, States)>> = allowed
+        .iter()
+        .map(|t| {
+            let mut c: Vec<(Offset, States)> = p
+                .cells
+                .iter()
+                .map(|(o, s)| (transform(*t, *o), *s))
+                .collect();
+            c.sort();
+            c
+        })
+        .collect();
+    let mut full: Vec<Option<Variant>> = allowed.iter().map(|_| None).collect();
     let mut orientations = Vec::new();
     let mut covers = Vec::new();
     let mut covered = 0u8;
-    for (i, (t, v)) in variants.iter().enumerate() {
+    for i in 0..allowed.len() {
+        let t = allowed[i].index();
         if covered & (1 << t) != 0 {
             continue;
         }
         let mut set = 1u8 << t;
-        for (u, w) in &variants[i + 1..] {
-            if covered & (1 << u) == 0 && w == v {
+        for j in i + 1..allowed.len() {
+            let u = allowed[j].index();
+            if covered & (1 << u) != 0 || cells[j] != cells[i] {
+                continue;
+            }
+            if full[i].is_none() {
+                full[i] = Some(variant(p, sequences, allowed[i]));
+            }
+            if full[j].is_none() {
+                full[j] = Some(variant(p, sequences, allowed[j]));
+            }
+            if full[i] == full[j] {
                 set |= 1 << u;
             }
         }
         covered |= set;
-        orientations.push(*t);
+        orientations.push(t);
         covers.push(set);
     }
     (orientations, covers)

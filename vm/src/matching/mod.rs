@@ -278,6 +278,8 @@ pub(crate) fn run_class<B: BoardView + ?Sized, H: Host + ?Sized, G: Geometry>(
     let mode = class.mode();
     let mut best: Option<Match> = None;
     let mut stopped = false;
+    // Skip the reject-list lookup while no reject has been produced (the common case).
+    let mut rejects = 0usize;
     let mut depth = 0usize;
     let mut active = qmask;
     let first = class.first_item();
@@ -315,9 +317,12 @@ pub(crate) fn run_class<B: BoardView + ?Sized, H: Host + ?Sized, G: Geometry>(
                     match m.result {
                         MatchResult::Reject { .. } => {
                             out.push(m);
+                            rejects += 1;
                             continue;
                         }
-                        MatchResult::Move { x, y, .. } if out.rejected_since(start, x, y) => {
+                        MatchResult::Move { x, y, .. }
+                            if rejects > 0 && out.rejected_since(start, x, y) =>
+                        {
                             continue;
                         }
                         _ => {}

@@ -1,12 +1,100 @@
-//! `lensc disasm` (not implemented yet).
+//! `lensc disasm`: the stable text listing of a ROM (the snapshot format). Also holds the input
+//! loader shared by `disasm`, `stats` and `match`: a ROM image, or sources compiled first.
+//!
+//! Exit codes: 0 listed, 1 bad image or errors in the sources, 2 usage or I/O errors.
+
+use crate::compile::{MessageFormat, report};
+use lens_compiler::{Options, compile_paths, compile_str};
+use std::io::Read;
+use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// Input files, or `-` for standard input.
-    pub inputs: Vec<std::path::PathBuf>,
+    /// A ROM image, or source files/directories (`-` for standard input) compiled first.
+    #[arg(required = true)]
+    pub inputs: Vec<PathBuf>,
+    /// When compiling sources: leave out debug info.
+    #[arg(long)]
+    pub strip: bool,
+    /// How diagnostics are printed on standard error.
+    #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
+    pub message_format: MessageFormat,
 }
 
-pub fn run(_args: Args) -> u8 {
-    eprintln!("error: `lensc disasm` is not implemented yet");
-    2
+/// Image bytes from the inputs, or the exit code after reporting why not.
+pub fn load_image(inputs: &[PathBuf], strip: bool, format: MessageFormat) -> Result<Vec<u8>, u8> {
+    let opts = Options { strip };
+    let stdin = inputs.iter().any(|p| p.as_os_str() == "-");
+    if stdin && inputs.len() > 1 {
+        eprintln!("error: `-` (standard input) cannot be combined with other inputs");
+        return Err(2);
+    }
+    let (sources, result) = if stdin {
+        let mut bytes = Vec::new();
+        if let Err(e) = std::io::stdin().read_to_end(&mut bytes) {
+            eprintln!("error: reading standard input: {e}");
+            return Err(2);
+        }
+        if bytes.starts_with(&lens_vm::rom::MAGIC) {
+            return Ok(bytes);
+        }
+        let Ok(text) = String::from_utf8(bytes) else {
+            eprintln!("error: standard input is neither a ROM image nor UTF-8 source");
+            return Err(1);
+        };
+        compile_str("<stdin>", &text, &opts)
+    } else {
+        if inputs.len() == 1 && inputs[0].is_file() {
+            match std::fs::read(&inputs[0]) {
+                Ok(b) if b.starts_with(&lens_vm::rom::MAGIC) => return Ok(b),
+                Ok(_) => {}
+                Err(e) => {
+                    eprintln!("error: {}: {e}", inputs[0].display());
+                    return Err(2);
+                }
+            }
+        }
+        for p in inputs {
+            if !p.exists() {
+                eprintln!("error: {}: no such file or directory", p.display());
+                return Err(2);
+            }
+        }
+        compile_paths(inputs, &opts)
+    };
+    match result {
+        Ok(c) => {
+            report(&sources, &c.warnings, format);
+            Ok(c.rom)
+        }
+        Err(diags) => {
+            report(&sources, &diags, format);
+            Err(1)
+        }
+    }
+}
+
+/// Validate loaded bytes, reporting a load error with its offset.
+pub fn validate<'a>(bytes: &'a [u8], inputs: &[PathBuf]) -> Result<lens_vm::Rom<'a>, u8> {
+    lens_vm::Rom::from_bytes(bytes).map_err(|e| {
+        let name = inputs
+            .first()
+            .map(|p| p.display().to_string())
+            .unwrap_or_default();
+        eprintln!("error: {name}: invalid ROM image: {e}");
+        1
+    })
+}
+
+pub fn run(args: Args) -> u8 {
+    let bytes = match load_image(&args.inputs, args.strip, args.message_format) {
+        Ok(b) => b,
+        Err(code) => return code,
+    };
+    let rom = match validate(&bytes, &args.inputs) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    print!("{}", lens_compiler::disasm::disasm(&rom));
+    0
 }

@@ -213,7 +213,7 @@ pub fn parse_db(file: &str, text: &str) -> (Database, Vec<DbError>) {
             }
             state = State::Outside;
             if cmd == "Pattern" {
-                let rest = line.splitn(2, "Pattern").nth(1).unwrap_or("").trim();
+                let rest = line.split_once("Pattern").map_or("", |x| x.1).trim();
                 let after_name = rest[arg.len()..].trim();
                 let mut pat = DbPattern {
                     name: arg.to_string(),

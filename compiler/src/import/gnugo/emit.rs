@@ -1085,8 +1085,8 @@ mod tests {
 
     #[test]
     fn gnugo_transforms_are_lens_orientations() {
-        for ll in 0..8 {
-            let o = Orientation::new(GNUGO_TO_LENS[ll]).unwrap();
+        for (ll, &lens) in GNUGO_TO_LENS.iter().enumerate() {
+            let o = Orientation::new(lens).unwrap();
             for (i, j) in [(1, 0), (0, 1), (2, -3)] {
                 let (ti, tj) = gnugo_apply(ll, i, j);
                 // Lens (dx, dy) = GNU Go (j, i).
