@@ -1147,7 +1147,7 @@ impl<'p> Lowerer<'p> {
                 }
                 "any" => TestExpr::Any {
                     at: p,
-                    radius: self.small(file, &args[1], 1..=3)?,
+                    stones: self.small(file, &args[1], 1..=3)?,
                 },
                 "adj" => TestExpr::Adj(p),
                 "empty8" => TestExpr::Empty8(p),
