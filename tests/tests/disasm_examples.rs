@@ -19,13 +19,22 @@ fn disasm_of_every_example() {
     for file in files {
         let (sources, result) = compile_paths(std::slice::from_ref(&file), &Options::default());
         let compiled = result.unwrap_or_else(|d| {
-            panic!("{}: {}", file.display(), lens_dsl::render_human(&sources, &d, false))
+            panic!(
+                "{}: {}",
+                file.display(),
+                lens_dsl::render_human(&sources, &d, false)
+            )
         });
         let rom = Rom::from_bytes(&compiled.rom).expect("compiled ROM loads");
         let text = lens_compiler::disasm::disasm(&rom);
         // The listing must name every class the source declares.
         for class in &compiled.spec.classes {
-            assert!(text.contains(&class.name), "{}: {}", file.display(), class.name);
+            assert!(
+                text.contains(&class.name),
+                "{}: {}",
+                file.display(),
+                class.name
+            );
         }
         let name = file.file_stem().unwrap().to_string_lossy().into_owned();
         insta::assert_snapshot!(format!("disasm_example_{name}"), text);
