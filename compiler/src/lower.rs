@@ -20,7 +20,7 @@ use crate::ir;
 type JMove = lens_joseki::Move;
 
 /// Class options not written in the source take these values (documented in docs/compiler.md).
-pub const DEFAULT_MODE: Mode = Mode::All;
+pub const DEFAULT_MODE: Mode = Mode::Best; // as docs/language.md specifies
 pub const DEFAULT_FIELD: (u8, u8) = (5, 5);
 
 /// Diagnostics only the compiler gives (the front end's checks do not cover them); when the
@@ -1147,7 +1147,7 @@ impl<'p> Lowerer<'p> {
                 }
                 "any" => TestExpr::Any {
                     at: p,
-                    radius: self.small(file, &args[1], 1..=3)?,
+                    stones: self.small(file, &args[1], 1..=3)?,
                 },
                 "adj" => TestExpr::Adj(p),
                 "empty8" => TestExpr::Empty8(p),

@@ -28,7 +28,11 @@ impl Orientation {
 
     /// `None` unless `index < 8`.
     pub const fn new(index: u8) -> Option<Orientation> {
-        if index < 8 { Some(Orientation(index)) } else { None }
+        if index < 8 {
+            Some(Orientation(index))
+        } else {
+            None
+        }
     }
     pub const fn index(self) -> u8 {
         self.0

@@ -83,7 +83,10 @@ pub struct ClassSpec {
 pub enum ClassNode {
     Pattern(PatternSpec),
     /// If the header fails in an orientation, every member is skipped in that orientation.
-    Glob { header: PatternSpec, members: Vec<ClassNode> },
+    Glob {
+        header: PatternSpec,
+        members: Vec<ClassNode>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -150,12 +153,20 @@ pub enum TestExpr {
     Dist(Offset, Colour),
     /// Number of points whose state is in `states` within Chebyshev radius `radius`
     /// (a `(2r+1)^2` square) around the point, the point itself included.
-    Count { at: Offset, states: States, radius: u8 },
-    /// NEMESIS ANYn: some stone within Manhattan distance `radius` (1..=3), point excluded.
-    Any { at: Offset, radius: u8 },
-    /// NEMESIS ADJn: number of stones orthogonally adjacent.
+    Count {
+        at: Offset,
+        states: States,
+        radius: u8,
+    },
+    /// NEMESIS ANYn: the 9x9 square around the point holds exactly `stones` stones of either
+    /// colour (1..=3); every other point of it is empty or off-board.
+    Any {
+        at: Offset,
+        stones: u8,
+    },
+    /// NEMESIS ADJn: number of stones on the point and its 4 orthogonal neighbours.
     Adj(Offset),
-    /// NEMESIS EMPTY8: the 8 neighbours are all empty (off-board counts as not empty).
+    /// NEMESIS EMPTY8: the point and its 8 neighbours are all empty or off-board.
     Empty8(Offset),
     /// NEMESIS EMPTY25: the 5x5 square around the point holds no stone (off-board allowed).
     Empty25(Offset),
@@ -164,10 +175,17 @@ pub enum TestExpr {
     /// Engine global by index (host).
     Global(u16),
     /// Engine predicate by index (host), with point/int arguments.
-    Extern { index: u16, args: Vec<ExternArg> },
+    Extern {
+        index: u16,
+        args: Vec<ExternArg>,
+    },
     Not(alloc::boxed::Box<TestExpr>),
     Neg(alloc::boxed::Box<TestExpr>),
-    Bin(BinOp, alloc::boxed::Box<TestExpr>, alloc::boxed::Box<TestExpr>),
+    Bin(
+        BinOp,
+        alloc::boxed::Box<TestExpr>,
+        alloc::boxed::Box<TestExpr>,
+    ),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -194,7 +212,12 @@ pub struct ExternSpec {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ResultSpec {
     /// Suggest a move at `at` with `value`, descriptor `bits`, optional sequence index.
-    Move { at: Offset, value: i32, bits: u32, sequence: Option<u32> },
+    Move {
+        at: Offset,
+        value: i32,
+        bits: u32,
+        sequence: Option<u32>,
+    },
     /// "Don't play at `at`": goes on the call's reject list, matching continues, later
     /// suggestions for that point are dropped.
     Reject { at: Offset },

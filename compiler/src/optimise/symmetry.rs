@@ -32,9 +32,9 @@ pub fn map_test(e: &TestExpr, f: &impl Fn(Offset) -> Offset) -> TestExpr {
             states: *states,
             radius: *radius,
         },
-        Any { at, radius } => Any {
+        Any { at, stones } => Any {
             at: f(*at),
-            radius: *radius,
+            stones: *stones,
         },
         Adj(p) => Adj(f(*p)),
         Empty8(p) => Empty8(f(*p)),

@@ -76,38 +76,38 @@ pub(crate) fn eval<B: BoardView + ?Sized, H: Host + ?Sized>(
                 }
                 n
             }
-            Op::Any(dx, dy, radius) => {
+            Op::Any(dx, dy, stones) => {
+                // NEMESIS ANYn: exactly n stones in the 9x9 square, the rest empty or off-board.
                 let (x, y) = map(dx, dy);
-                let r = radius as i32;
-                let mut found = false;
-                for qy in y - r..=y + r {
-                    for qx in x - r..=x + r {
-                        let d = (qx - x).abs() + (qy - y).abs();
-                        if d >= 1 && d <= r && is_stone(b, qx, qy) {
-                            found = true;
-                        }
+                let mut n = 0;
+                for qy in y - 4..=y + 4 {
+                    for qx in x - 4..=x + 4 {
+                        n += is_stone(b, qx, qy) as i32;
                     }
                 }
-                found as i32
+                (n == stones as i32) as i32
             }
             Op::Adj(dx, dy) => {
+                // NEMESIS ADJn counts the centre and its 4 orthogonal neighbours.
                 let (x, y) = map(dx, dy);
-                crate::geometry::DIRECTIONS
-                    .iter()
-                    .filter(|&&(ux, uy)| is_stone(b, x + ux, y + uy))
-                    .count() as i32
+                is_stone(b, x, y) as i32
+                    + crate::geometry::DIRECTIONS
+                        .iter()
+                        .filter(|&&(ux, uy)| is_stone(b, x + ux, y + uy))
+                        .count() as i32
             }
             Op::Empty8(dx, dy) => {
+                // NEMESIS EMPTY8: the centre and its 8 neighbours empty or off-board.
                 let (x, y) = map(dx, dy);
-                let mut all = true;
+                let mut none = true;
                 for qy in y - 1..=y + 1 {
                     for qx in x - 1..=x + 1 {
-                        if (qx, qy) != (x, y) && b.point(qx, qy) != Point::Empty {
-                            all = false;
+                        if is_stone(b, qx, qy) {
+                            none = false;
                         }
                     }
                 }
-                all as i32
+                none as i32
             }
             Op::Empty25(dx, dy) => {
                 let (x, y) = map(dx, dy);

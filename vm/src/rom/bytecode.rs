@@ -287,7 +287,7 @@ pub fn validate(
                 if !point_ok(x, y) {
                     Some("point out of range")
                 } else if !(1..=3).contains(&r) {
-                    Some("any() radius not in 1..=3")
+                    Some("any() stone count not in 1..=3")
                 } else {
                     None
                 },

@@ -151,7 +151,7 @@ impl W {
                 pt(c, OP_COUNT, at)?;
                 c.extend_from_slice(&[*states, *radius]);
             }
-            TestExpr::Any { at, radius } => {
+            TestExpr::Any { at, stones: radius } => {
                 pt(c, OP_ANY, at)?;
                 c.push(*radius);
             }

@@ -323,7 +323,7 @@ pub fn sample_spec(strip: bool) -> RomSpec {
                         BinOp::Gt,
                         b(T::Any {
                             at: Offset::FOCUS,
-                            radius: 2,
+                            stones: 2,
                         }),
                         b(T::Int(5)),
                     )),
