@@ -1,35 +1,12 @@
 //! `lensc check` and `lensc fmt` end to end: exit codes, streams, formats, colour.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
-use std::sync::OnceLock;
 
-/// The `lensc` binary of this build (built on demand: a dependency's binaries are not built
-/// for another package's tests).
+/// The `lensc` binary cargo built for these tests.
 fn lensc() -> &'static Path {
-    static BIN: OnceLock<PathBuf> = OnceLock::new();
-    BIN.get_or_init(|| {
-        let exe = std::env::current_exe().expect("test binary path");
-        let dir = exe
-            .parent()
-            .and_then(Path::parent)
-            .expect("target profile dir")
-            .to_path_buf();
-        let bin = dir.join(format!("lensc{}", std::env::consts::EXE_SUFFIX));
-        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
-        let profile_release = dir.file_name().is_some_and(|n| n == "release");
-        let mut cmd = Command::new(cargo);
-        cmd.args(["build", "-q", "-p", "lens-compiler", "--bin", "lensc"]);
-        if profile_release {
-            cmd.arg("--release");
-        }
-        // Always ask cargo: it is a no-op when the binary is fresh, and never tests a stale one.
-        let status = cmd.status().expect("run cargo build for lensc");
-        assert!(status.success(), "building lensc failed");
-        assert!(bin.exists(), "lensc not found at {}", bin.display());
-        bin
-    })
+    Path::new(env!("CARGO_BIN_EXE_lensc"))
 }
 
 fn run(args: &[&str], stdin: Option<&str>, env: &[(&str, &str)]) -> Output {
