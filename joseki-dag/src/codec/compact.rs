@@ -4,9 +4,10 @@
 //! ```text
 //! table   L:u8, L point bytes ((x-1)<<4 | (y-1)); the point order is these L points, then
 //!         every other point with x, y <= 16 in a fixed geometric order (`generic_order`)
-//! groups  G:u8, G x (descriptor:u8, n:u8); table codes are given out in group order: a single
-//!         group's n codes name the first n points of the order (a pass group: n <= 1, the
-//!         pass); a pair group's n codes name the next n pairs of the pair table
+//! groups  n0..n4: the plain classes' code counts; E:u8, E x (descriptor:u8, n:u8) extra
+//!         groups. Table codes are given out in this order: a single group's n codes name the
+//!         first n points of the order (a pass group: n <= 1, the pass); a pair group's n
+//!         codes name the next n pairs of the pair table
 //! pairs   2 bytes (first point, second point) per pair-group code, in group order
 //! descr.  single: class:3 (0..=4) | type:3 << 3 | pass << 6 | colour-exception << 7
 //!         pair:   5 (second move has a child) or 6 (second move is a leaf), other bits zero
@@ -28,8 +29,8 @@
 //! byte inline. The walker sees the first move at the byte; its `children()` is a virtual
 //! position ([`super::VIRTUAL`]) at which `read_entry` decodes the second move (0 bytes).
 //!
-//! Version 1 blobs had, instead of the groups, five counts (one plain group per class) and no
-//! pairs; they decode as the equivalent groups.
+//! Version 1 blobs had no `E` byte (no extra groups, no pairs) and another generic order
+//! (L2 distance from (3.5, 3.5)); they still decode.
 //!
 //! The structure costs nothing extra on common entries: the 230 table codes are shared among
 //! the groups in proportion to how often each (point, group) occurs, instead of Fotland's fixed
@@ -165,16 +166,15 @@ pub(crate) fn header(
     }
     // (descriptor, count, offset of the count byte)
     let mut groups: Vec<(u8, u8, usize)> = Vec::new();
-    let mut p = end;
-    if version == 1 {
-        if end + CLASSES > bytes.len() {
-            return err(pos, "truncated table");
-        }
-        for c in 0..CLASSES {
-            groups.push((c as u8, bytes[end + c], end + c));
-        }
-        p = end + CLASSES;
-    } else {
+    // Both versions: the five plain classes' counts; version 2 adds E extra groups.
+    if end + CLASSES > bytes.len() {
+        return err(pos, "truncated table");
+    }
+    for c in 0..CLASSES {
+        groups.push((c as u8, bytes[end + c], end + c));
+    }
+    let mut p = end + CLASSES;
+    if version != 1 {
         let Some(&g) = bytes.get(p) else {
             return err(p, "truncated group list");
         };
@@ -186,7 +186,7 @@ pub(crate) fn header(
         for k in 0..g as usize {
             let (d, n) = (bytes[p + 2 * k], bytes[p + 2 * k + 1]);
             let class = d & 7;
-            if class > PAIR_LEAF || (class >= PAIR_CHAIN && d != class) {
+            if class > PAIR_LEAF || (class >= PAIR_CHAIN && d != class) || d < 8 && class < 5 {
                 return err(p + 2 * k, "bad group descriptor");
             }
             if d & 0x40 != 0 && n > 1 {
@@ -586,7 +586,8 @@ fn allocate(needs: &BTreeMap<Need, u32>, table: &[u8], budget: usize) -> (Vec<(u
     all.sort_unstable();
     let cost_of = |groups: &[(u8, u8)]| -> (usize, Space) {
         let s = build_space(table, groups, &[]);
-        let mut c = 2 * groups.len();
+        // Plain classes have fixed count bytes; every other group costs 2 header bytes.
+        let mut c = 2 * groups.iter().filter(|g| g.0 >= 8).count();
         for (n, &k) in needs {
             c += k as usize * s.best(*n).1;
         }
@@ -624,16 +625,17 @@ fn allocate(needs: &BTreeMap<Need, u32>, table: &[u8], budget: usize) -> (Vec<(u
             gain.truncate(last.unwrap_or(0) + 1);
             curves.push(gain);
         }
-        // Knapsack: each group in use costs its 2 header bytes.
+        // Knapsack: each extra group in use costs its 2 header bytes.
         let g = all.len();
         let mut dp = vec![vec![i64::MIN / 4; budget + 1]; g + 1];
         dp[0].iter_mut().for_each(|v| *v = 0);
         let mut pick = vec![vec![0u16; budget + 1]; g];
         for (i, curve) in curves.iter().enumerate() {
+            let header = if all[i] >= 8 { 2 } else { 0 };
             for b in 0..=budget {
                 let (mut bv, mut bn) = (dp[i][b], 0usize);
                 for n in 1..curve.len().min(b + 1) {
-                    let v = dp[i][b - n] + curve[n] - 2;
+                    let v = dp[i][b - n] + curve[n] - header;
                     if v > bv {
                         (bv, bn) = (v, n);
                     }
@@ -728,8 +730,12 @@ pub(crate) fn encode(plan: &[PEntry<'_>], out: &mut Vec<u8>, skip_min: usize) {
     let (space, table, groups) = choose_space(plan, &wants);
     out.push(table.len() as u8);
     out.extend_from_slice(&table);
-    out.push(groups.len() as u8);
-    for &(d, n) in &groups {
+    for c in 0..CLASSES as u8 {
+        out.push(groups.iter().find(|g| g.0 == c).map_or(0, |g| g.1));
+    }
+    let extra: Vec<(u8, u8)> = groups.iter().copied().filter(|g| g.0 >= 5).collect();
+    out.push(extra.len() as u8);
+    for (d, n) in extra {
         out.extend_from_slice(&[d, n]);
     }
     let mut by_code: Vec<(u8, (u8, u8, u8))> = space.pairs.iter().map(|(k, v)| (*v, *k)).collect();
@@ -1043,11 +1049,13 @@ mod tests {
 
     #[test]
     fn pair_codes_reject_misuse_with_offsets() {
-        // Version 2: no table, one pair-chain group of 1 code, pair (4,4) -> (3,3), then a
-        // plain class-2 group; the line is pair code 0 then the leaf code 1 (order[0]).
-        let head = vec![b'L', b'J', 2, 1, 3, 0, 2, PAIR_CHAIN, 1, 2, 1, 0x33, 0x22];
+        // Version 2: no table; one plain class-2 code (order[0]); one extra pair-chain group
+        // of 1 code, pair (4,4) -> (3,3). The line: pair code 1, then the leaf code 0.
+        let head = vec![
+            b'L', b'J', 2, 1, 3, 0, 0, 0, 1, 0, 0, 1, PAIR_CHAIN, 1, 0x33, 0x22,
+        ];
         let mut ok = head.clone();
-        ok.extend_from_slice(&[0, 1]);
+        ok.extend_from_slice(&[1, 0]);
         let order0 = super::super::from_small(generic_order()[0]);
         assert_eq!(
             first_points(&ok),
@@ -1055,43 +1063,43 @@ mod tests {
         );
         // A prefix on a pair code.
         let mut bad = head.clone();
-        bad.extend_from_slice(&[TYPE + 1, 0, 1]);
+        bad.extend_from_slice(&[TYPE + 1, 1, 0]);
         let e = decode(&bad).unwrap_err();
-        assert_eq!((e.offset, e.reason), (13, "prefix on a pair code"));
-        // A pair group with a type bit, a pass group of two codes.
-        let mut bad = ok.clone();
-        bad[7] = PAIR_CHAIN | 8;
-        assert_eq!(decode(&bad).unwrap_err().reason, "bad group descriptor");
-        let mut bad = ok.clone();
-        (bad[9], bad[10]) = (0x40 | 2, 2);
-        assert_eq!(
-            decode(&bad).unwrap_err().reason,
-            "a pass group has one code at most"
-        );
+        assert_eq!((e.offset, e.reason), (16, "prefix on a pair code"));
+        // A pair group with a type bit, a plain group among the extras, a pass group of two.
+        for (d, n, reason) in [
+            (PAIR_CHAIN | 8, 1, "bad group descriptor"),
+            (2, 1, "bad group descriptor"),
+            (0x40 | 2, 2, "a pass group has one code at most"),
+        ] {
+            let mut bad = ok.clone();
+            (bad[12], bad[13]) = (d, n);
+            assert_eq!(decode(&bad).unwrap_err().reason, reason, "{d:#x} {n}");
+        }
         // The walker-facing reader: a virtual position on a plain code is an error.
         let l = super::super::parse_header(&ok).unwrap();
-        assert!(read(&l, VIRTUAL | 14).is_err());
-        let first = read(&l, 13).unwrap();
-        assert_eq!(first.children(), Some(VIRTUAL | 13));
-        let second = read(&l, VIRTUAL | 13).unwrap();
+        assert!(read(&l, VIRTUAL | 17).is_err());
+        let first = read(&l, 16).unwrap();
+        assert_eq!(first.children(), Some(VIRTUAL | 16));
+        let second = read(&l, VIRTUAL | 16).unwrap();
         assert_eq!(
             (second.start, second.end, second.point),
-            (14, 14, Point::at(3, 3))
+            (17, 17, Point::at(3, 3))
         );
         assert!(second.has_child && !second.has_sibling);
     }
 
     #[test]
     fn typed_codes_and_prefixes_do_not_double_up() {
-        // One urgent class-2 group: code 0 is an urgent leaf at order[0].
-        let mut blob = vec![b'L', b'J', 2, 1, 1, 0, 1, 2 | 1 << 3, 1];
+        // One extra urgent class-2 group: code 0 is an urgent leaf at order[0].
+        let mut blob = vec![b'L', b'J', 2, 1, 1, 0, 0, 0, 0, 0, 0, 1, 2 | 1 << 3, 1];
         blob.push(0);
         let t = decode(&blob).unwrap();
         let Step::Move(m) = &t.vertices()[0].edges[0].step else {
             panic!("a move")
         };
         assert_eq!(m.kind, MoveType::Urgent);
-        blob.insert(9, TYPE + 2);
+        blob.insert(14, TYPE + 2);
         assert_eq!(
             decode(&blob).unwrap_err().reason,
             "type prefix on a typed code"
