@@ -201,7 +201,7 @@ fn stdlib_blob() -> &'static [u8] {
 fn source_text() -> String {
     let path = std::path::Path::new(lens_stdlib::SOURCE_DIR).join("joseki.lens");
     let src = std::fs::read_to_string(&path).expect("joseki.lens");
-    let (program, diags) = lens_dsl::load_paths(&[path.clone()]);
+    let (program, diags) = lens_dsl::load_paths(std::slice::from_ref(&path));
     assert!(diags.is_empty(), "joseki.lens does not load: {diags:?}");
     let block = program
         .files
@@ -354,7 +354,7 @@ fn known_depth(w: &Walker<'_>, line: &[RelMove]) -> usize {
                     path.pop();
                 } else if i + 1 == line.len() {
                     // A trailing tenuki: the move before it is marked tenuki-ok.
-                    let tenuki_ok = path.len() >= 1 && {
+                    let tenuki_ok = !path.is_empty() && {
                         let mut prev = [(Rel::Same, Point::Pass, MoveType::Normal); 64];
                         let k = w
                             .follow_frame(&path[..path.len() - 1], &mut prev)
