@@ -160,6 +160,8 @@ pub struct Walker<'a> {
     /// Root entries of a plain first move by small point byte (`u32::MAX`: none), built once
     /// by `new`: every lookup starts at the root, and the root list is the longest.
     root_index: [u32; 257],
+    /// Per code byte: a one-byte entry and its sibling / child bits (`fast::meta`).
+    meta: [u8; 256],
 }
 
 impl std::fmt::Debug for Walker<'_> {
@@ -179,6 +181,7 @@ impl<'a> Walker<'a> {
         Ok(Walker {
             l,
             root_index: fast::root_index(&l),
+            meta: fast::meta(&l),
         })
     }
 

@@ -11,14 +11,15 @@ use crate::codec::compact::CLASS_BITS;
 use crate::codec::{Encoding, Layout, read_entry, small_point};
 use crate::model::{MoveType, Point, Rel};
 
-/// No child list (a leaf), or a dead walk.
-pub(crate) const LEAF: u32 = u32::MAX;
+/// No child list (a leaf). Lists are offsets in the blob, or the codec's virtual positions
+/// (the second move of a pair code), which only `read_entry` reads.
+pub(crate) const LEAF: usize = usize::MAX;
 
 /// Where a walk stands: the child list of the position reached (`LEAF`: nothing follows) and
 /// the colour of the move that reached it. The empty corner acts as if `Opposite` moved last.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct At {
-    pub list: u32,
+    pub list: usize,
     pub last: Rel,
 }
 
@@ -32,12 +33,32 @@ pub(crate) struct View {
     pub reverse: bool,
 }
 
+/// `Walker::meta` bits of a code byte: a one-byte plain entry (Compact classes 0-3), and its
+/// has-sibling and has-child bits. Zero for every other byte (and every Fotland byte).
+pub(crate) const ONE: u8 = 0x80;
+pub(crate) const SIB: u8 = 1;
+pub(crate) const CHILD: u8 = 2;
+
+pub(crate) fn meta(l: &Layout<'_>) -> [u8; 256] {
+    let mut m = [0u8; 256];
+    if l.enc == Encoding::Compact {
+        for (c, slot) in m.iter_mut().enumerate() {
+            let class = l.code_class[c];
+            if class < 4 {
+                let (s, ch) = CLASS_BITS[class as usize];
+                *slot = ONE | if s { SIB } else { 0 } | if ch { CHILD } else { 0 };
+            }
+        }
+    }
+    m
+}
+
 /// Root entries of a plain first move (no colour exception, no setup, small point) by point
 /// byte: the first step of every lookup is one load instead of a scan of the longest list.
 /// Slot 256 is 0 when no other move entry is at the root (a far first move, a pass or a
 /// colour exception), so a frame whose first move is far from its corner dies without a scan.
 pub(crate) fn root_index(l: &Layout<'_>) -> [u32; 257] {
-    let mut idx = [LEAF; 257];
+    let mut idx = [u32::MAX; 257];
     idx[256] = 0;
     let mut pos = l.root;
     let mut parsed = 0;
@@ -46,7 +67,7 @@ pub(crate) fn root_index(l: &Layout<'_>) -> [u32; 257] {
         if e.setup.is_none()
             && !e.colour_exception
             && let Some(b) = small_point(e.point)
-            && idx[b as usize] == LEAF
+            && idx[b as usize] == u32::MAX
         {
             idx[b as usize] = pos as u32;
         } else if e.setup.is_none() {
@@ -67,24 +88,26 @@ pub(crate) fn root_index(l: &Layout<'_>) -> [u32; 257] {
     idx
 }
 
-/// Which of two types a merged continuation keeps: any type over `Normal`, else the higher
-/// value (a fixed order, so the merge is symmetric).
-fn type_rank(k: MoveType) -> u8 {
-    if k == MoveType::Normal { 0 } else { k.bits() }
-}
-
 impl Walker<'_> {
     /// The empty corner.
     #[inline]
     pub(crate) fn root_at(&self) -> At {
         At {
             list: if self.l.root < self.l.bytes.len() {
-                self.l.root as u32
+                self.l.root
             } else {
                 LEAF
             },
             last: Rel::Opposite,
         }
+    }
+
+    /// The meta bits and point byte of a one-byte entry at `pos` (a real offset, Compact).
+    #[inline(always)]
+    fn one_byte(&self, pos: usize) -> Option<(u8, u8)> {
+        let &c0 = self.l.bytes.get(pos)?;
+        let m = self.meta[c0 as usize];
+        (m & ONE != 0).then(|| (m, self.l.code_point[c0 as usize]))
     }
 
     /// Play (`rel`, `point`) from `at`. A colour repeat (the other side played elsewhere)
@@ -94,16 +117,15 @@ impl Walker<'_> {
         if at.list == LEAF {
             return None;
         }
-        let list = at.list as usize;
-        if let Some(next) = self.seek(list, at.last, point, rel, parsed) {
+        if let Some(next) = self.seek(at.list, at.last, point, rel, parsed) {
             return Some(next);
         }
         if rel == at.last && point != Point::Pass {
-            let p = self.seek(list, at.last, Point::Pass, at.last.flip(), parsed)?;
+            let p = self.seek(at.list, at.last, Point::Pass, at.last.flip(), parsed)?;
             if p.list == LEAF {
                 return None;
             }
-            return self.seek(p.list as usize, p.last, point, rel, parsed);
+            return self.seek(p.list, p.last, point, rel, parsed);
         }
         None
     }
@@ -117,7 +139,7 @@ impl Walker<'_> {
             match small {
                 Some(b) if !exception => {
                     let pos = self.root_index[b as usize];
-                    if pos == LEAF {
+                    if pos == u32::MAX {
                         return None;
                     }
                     return self.enter(pos as usize, rel, parsed);
@@ -131,25 +153,20 @@ impl Walker<'_> {
             Some(b) if !exception => b as u16,
             _ => 0x100,
         };
-        let compact = self.l.enc == Encoding::Compact;
-        let bytes = self.l.bytes;
         let mut pos = list;
         loop {
-            let c0 = *bytes.get(pos)?;
-            let class = self.l.code_class[c0 as usize];
-            if compact && class < 4 {
+            if let Some((m, p)) = self.one_byte(pos) {
                 *parsed += 1;
-                let (has_sibling, has_child) = CLASS_BITS[class as usize];
-                if self.l.code_point[c0 as usize] as u16 == want {
+                if p as u16 == want {
                     return Some(At {
-                        list: if has_child { pos as u32 + 1 } else { LEAF },
+                        list: if m & CHILD != 0 { pos + 1 } else { LEAF },
                         last: rel,
                     });
                 }
-                if !has_sibling {
+                if m & SIB == 0 {
                     return None;
                 }
-                pos = if has_child {
+                pos = if m & CHILD != 0 {
                     self.skip(pos + 1, parsed)?
                 } else {
                     pos + 1
@@ -160,7 +177,7 @@ impl Walker<'_> {
             *parsed += e.end - e.start;
             if e.setup.is_none() && e.point == point && e.colour(pc) == rel {
                 return Some(At {
-                    list: e.children().map_or(LEAF, |c| c as u32),
+                    list: e.children().unwrap_or(LEAF),
                     last: rel,
                 });
             }
@@ -178,51 +195,44 @@ impl Walker<'_> {
     /// The position after the entry at `pos`, a move of colour `rel`.
     #[inline]
     fn enter(&self, pos: usize, rel: Rel, parsed: &mut usize) -> Option<At> {
-        let c0 = *self.l.bytes.get(pos)?;
-        let class = self.l.code_class[c0 as usize];
-        if self.l.enc == Encoding::Compact && class < 4 {
+        if let Some((m, _)) = self.one_byte(pos) {
             *parsed += 1;
-            let has_child = CLASS_BITS[class as usize].1;
             return Some(At {
-                list: if has_child { pos as u32 + 1 } else { LEAF },
+                list: if m & CHILD != 0 { pos + 1 } else { LEAF },
                 last: rel,
             });
         }
         let e = read_entry(&self.l, pos).ok()?;
         *parsed += e.end - e.start;
         Some(At {
-            list: e.children().map_or(LEAF, |c| c as u32),
+            list: e.children().unwrap_or(LEAF),
             last: rel,
         })
     }
 
-    /// Offset just after the list at `pos` and every inline subtree in it.
+    /// Offset just after the list at `pos` and every inline subtree in it (a pair code's
+    /// second move, at its virtual position, counts as the pair's child).
     #[inline]
     fn skip(&self, mut pos: usize, parsed: &mut usize) -> Option<usize> {
-        let compact = self.l.enc == Encoding::Compact;
-        let bytes = self.l.bytes;
         let mut pending: usize = 1;
         loop {
-            let c0 = *bytes.get(pos)?;
-            let class = self.l.code_class[c0 as usize];
-            if compact && class < 4 {
+            if let Some((m, _)) = self.one_byte(pos) {
                 *parsed += 1;
                 pos += 1;
-                let (s, c) = CLASS_BITS[class as usize];
-                pending = pending - 1 + s as usize + c as usize;
+                pending = pending - 1 + (m & SIB) as usize + (m & CHILD != 0) as usize;
             } else {
                 let e = read_entry(&self.l, pos).ok()?;
                 *parsed += e.end - e.start;
                 pending -= 1;
-                match e.skip.filter(|_| e.inline_children()) {
-                    Some(next) => {
-                        pos = next;
-                        pending += e.has_sibling as usize;
-                    }
-                    None => {
-                        pos = e.end;
-                        pending += e.has_sibling as usize + e.inline_children() as usize;
-                    }
+                if let Some(v) = e.ptr.filter(|&p| crate::codec::is_virtual(p)) {
+                    pos = v;
+                    pending += 1;
+                } else if let Some(next) = e.skip.filter(|_| e.inline_children()) {
+                    pos = next;
+                    pending += e.has_sibling as usize;
+                } else {
+                    pos = e.end;
+                    pending += e.has_sibling as usize + e.inline_children() as usize;
                 }
             }
             if pending == 0 {
@@ -237,24 +247,24 @@ impl Walker<'_> {
         if at.list == LEAF {
             return;
         }
-        let compact = self.l.enc == Encoding::Compact;
-        let bytes = self.l.bytes;
-        let mut pos = at.list as usize;
+        let mut pos = at.list;
         loop {
-            let Some(&c0) = bytes.get(pos) else { return };
-            let class = self.l.code_class[c0 as usize];
             // (has a sibling, Ok(next sibling) | Err(inline children to skip over)).
-            let (has_sibling, next) = if compact && class < 4 {
+            let (has_sibling, next) = if let Some((m, p)) = self.one_byte(pos) {
                 *parsed += 1;
                 f(View {
-                    point: crate::codec::from_small(self.l.code_point[c0 as usize]),
+                    point: crate::codec::from_small(p),
                     colour: at.last.flip(),
                     kind: MoveType::Normal,
                     symmetric: false,
                     reverse: false,
                 });
-                let (s, c) = CLASS_BITS[class as usize];
-                (s, if c { Err(pos + 1) } else { Ok(pos + 1) })
+                let next = if m & CHILD != 0 {
+                    Err(pos + 1)
+                } else {
+                    Ok(pos + 1)
+                };
+                (m & SIB != 0, next)
             } else {
                 let Ok(e) = read_entry(&self.l, pos) else {
                     return;
@@ -288,7 +298,15 @@ impl Walker<'_> {
             };
         }
     }
+}
 
+/// Which of two types a merged continuation keeps: any type over `Normal`, else the higher
+/// value (a fixed order, so the merge is symmetric).
+fn type_rank(k: MoveType) -> u8 {
+    if k == MoveType::Normal { 0 } else { k.bits() }
+}
+
+impl Walker<'_> {
     /// Write the continuations at `at`, seen through `frame`, into `out[*n..]` and count them
     /// in `*n`; a continuation already in `out` (same point and colour) is not repeated.
     /// Points off the board are not continuations. `first` colours `Rel::Same`.
