@@ -242,8 +242,8 @@ const CORNERS: [&str; 4] = ["upper left", "upper right", "lower left", "lower ri
 
 /// The joseki book on every corner. A diagram has no move order, so the order is recovered
 /// from the book: a depth-first search for a book line that plays exactly the stones in the
-/// corner's quarter. Then `Walker::lookup_corner` (what an engine calls with its game record)
-/// gives the continuations.
+/// corner's quarter. Then `Walker::lookup` (what an engine calls with its game record: every
+/// orientation, RiscIgo's rectangles) gives the continuations.
 fn joseki(board: &Board) {
     let rom = lens_stdlib::rom();
     let Some(blob) = rom.joseki_blob(lens_stdlib::JOSEKI) else {
@@ -312,7 +312,14 @@ fn joseki(board: &Board) {
             })
             .collect();
         let mut out = [Continuation::EMPTY; 32];
-        let r = walker.lookup_corner(size, corner, &moves, jcolour(board.to_move()), &mut out);
+        let r = walker.lookup(
+            size,
+            &moves,
+            Some(corner),
+            jcolour(board.to_move()),
+            &mut out,
+        );
+        let book = r.corners[corner as usize];
         let played: Vec<String> = moves
             .iter()
             .map(|m| {
@@ -321,10 +328,11 @@ fn joseki(board: &Board) {
             })
             .collect();
         println!(
-            "  {:<12} book line {} ({} moves, {} bytes parsed)",
+            "  {:<12} book line {} ({:?}, {} moves followed, {} bytes parsed)",
             CORNERS[corner as usize],
             played.join(" "),
-            r.followed,
+            book.state,
+            book.followed,
             r.parsed
         );
         for c in &out[..r.continuations.min(out.len())] {
