@@ -117,9 +117,9 @@ const LINES: &[Line] = &[
         note: "",
     },
     Line {
-        moves: "c4 e4 e3 f3 d3 f4",
-        name: "3-4, one-space high approach, attach underneath",
-        depth: 6,
+        moves: "c4 e4 e3 f3 d3 f4 c7",
+        name: "3-4, one-space high approach, attach underneath, extension",
+        depth: 7,
         note: "",
     },
     Line {
