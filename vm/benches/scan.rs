@@ -72,7 +72,7 @@ fn bench(c: &mut Criterion) {
         perspective: Colour::Black,
         orientations: Orientations::All,
     };
-    let mut slots = vec![Match::EMPTY; 1 << 14];
+    let mut slots = vec![Match::EMPTY; 1 << 20];
     let mut scratch = Scratch::new();
     let mut scan = |path: Path| {
         let mut out = MatchBuf::new(&mut slots);

@@ -71,11 +71,11 @@ fn image(rng: &mut Rng) -> Vec<u8> {
     .enumerate()
     .map(|(i, &(r, n))| random_class(rng, &format!("c{i}"), n, r, &mut next_id))
     .collect();
-    // A class matching everywhere in 8 orientations, 48 times over: more geometric hits than
-    // the board-parallel scratch holds (8192) on a board, even on one row of 25 (the scan
+    // A class matching everywhere in 8 orientations, 96 times over: more geometric hits than
+    // the board-parallel scratch holds (16384) on a board, even on one row of 25 (the scan
     // splits the board into row bands, then matches such a row point by point).
     let mut anything = Vec::new();
-    for _ in 0..48 {
+    for _ in 0..96 {
         let mut p = pattern(next_id, &[(0, 1, F | X | E | OFF)], None);
         p.result = Some(lens_vm::spec::ResultSpec::Value { value: 1, bits: 0 });
         anything.push(ClassNode::Pattern(p));

@@ -32,14 +32,14 @@ const KEYS: usize = SIDE * SIDE * 16;
 /// Words of cached planes (planes of `N` words: `POOL / N` of them).
 const POOL: usize = 8192;
 /// Geometric hits (focus, entry) per pass; a pass with more is split into row bands.
-const HITS: usize = 8192;
+const HITS: usize = 16384;
 /// Column masks for `dx` in `-MAX_SIDE + 1 ..= MAX_SIDE - 1`, index `dx + COL0`.
 const COL0: i32 = MAX_SIDE - 1;
 const COLS: usize = (2 * MAX_SIDE - 1) as usize;
 /// Entry indices are stored relative to the class in the low bits of a hit.
 const ENTRY_BITS: u32 = 22;
 
-/// Reusable working memory of the board-parallel scan (about 110 KiB; lives inside
+/// Reusable working memory of the board-parallel scan (about 180 KiB; lives inside
 /// [`super::Scratch`]). Nothing in it is allocated per scan.
 #[derive(Clone, Debug)]
 pub struct ScanScratch {
@@ -420,14 +420,18 @@ fn scan_n<B: BoardView + ?Sized, H: Host + ?Sized, const N: usize>(
             *w &= range_word(i, row0 * s, end * s);
         }
         match collect(rom, class, q, &mut f, &band) {
-            Some(hits) => {
+            Ok(hits) => {
                 produced += emit(rom, board, host, q, class, active, f.sc, &band, hits, out);
             }
-            None if rows > 1 => {
-                rows = (rows + 1) / 2;
+            Err(done) if rows > 1 => {
+                // Overflowed after `done` of the class's entries: size the next band from the
+                // hit rate so far (with a margin), so that one retry usually fits.
+                let total = class.entry_count().max(1) as u64;
+                let fit = rows as u64 * done as u64 * 3 / (total * 4);
+                rows = (fit as i32).clamp(1, rows - 1);
                 continue;
             }
-            None => {
+            Err(_) => {
                 for x in 0..s {
                     let p = (row0 * s + x) as usize;
                     if band[p >> 6] & (1 << (p & 63)) == 0 {
@@ -453,14 +457,14 @@ fn scan_n<B: BoardView + ?Sized, H: Host + ?Sized, const N: usize>(
 }
 
 /// The geometric hits of every entry on the foci `band`, bucketed by focus into
-/// `sorted`/`start`; `None` when there are more than the scratch holds.
+/// `sorted`/`start`; `Err(entries done)` when there are more than the scratch holds.
 fn collect<const N: usize>(
     rom: &Rom<'_>,
     class: &ClassInfo<'_>,
     q: &Query,
     f: &mut Filter<'_, N>,
     band: &[u64; N],
-) -> Option<usize> {
+) -> Result<usize, u32> {
     // Entries never reported under a fixed orientation set are skipped outright (globs only
     // narrow the set further).
     let qfilter = match q.orientations {
@@ -494,7 +498,7 @@ fn collect<const N: usize>(
                     let pt = i as u32 * 64 + w.trailing_zeros();
                     w &= w - 1;
                     if hits == HITS {
-                        return None;
+                        return Err(e - first);
                     }
                     f.sc.raw[hits] = pt << ENTRY_BITS | (e - first);
                     hits += 1;
@@ -519,7 +523,7 @@ fn collect<const N: usize>(
         sc.sorted[next[p] as usize] = h & ((1 << ENTRY_BITS) - 1);
         next[p] += 1;
     }
-    Some(hits)
+    Ok(hits)
 }
 
 /// Runs the class program, row by row, at every focus of `band` with hits (or a default).
