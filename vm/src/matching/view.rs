@@ -1,11 +1,117 @@
 //! Building the packed 7x7 view words of a focus point ([`crate::rom::layout`]).
 
 use crate::board::{BoardView, Colour, Point};
-use crate::rom::layout::{POINT_BITS, RING, edge_bit};
+use crate::rom::layout::{POINT_BITS, RING, WORD_BASE, WORD_FIRST, WORD_POINTS, edge_bit};
 
-/// The edge thermometer bits of word 0 at `(x, y)` on a board of side `s`.
+/// The edge thermometer bits of word 0 at `(x, y)` on a board of side `s`, branch-free: the
+/// bits of direction `dir` for `r` in `(d, 3]` where `d` is the distance to that edge (a
+/// thermometer is `0b111 << d` cut to 3 bits, all three when the focus itself is off).
 #[inline]
 fn edges(s: i32, x: i32, y: i32) -> u64 {
+    #[inline]
+    fn thermo(d: i32) -> u64 {
+        (0b111u64 << d.clamp(0, 3)) & 0b111
+    }
+    thermo(y)
+        | thermo(s - 1 - x) << edge_bit(1, 1)
+        | thermo(s - 1 - y) << edge_bit(2, 1)
+        | thermo(x) << edge_bit(3, 1)
+}
+
+/// `RING_ROWS[dy][bits]`: the ring-order bits (bit `k` = point `RING[k]`) of the points of
+/// window row `dy` (0..7, north first) whose column bits (bit `dx`, west first) are in `bits`.
+/// 7 KiB: cutting a view is 7 lookups per state plane instead of 49 point tests.
+static RING_ROWS: [[u64; 128]; 7] = ring_rows();
+
+const fn ring_rows() -> [[u64; 128]; 7] {
+    // Ring index of each window point, row-major.
+    let mut at = [0u8; 49];
+    let mut k = 0;
+    while k < 49 {
+        let (dx, dy) = RING[k];
+        at[((dy + 3) * 7 + dx + 3) as usize] = k as u8;
+        k += 1;
+    }
+    let mut t = [[0u64; 128]; 7];
+    let mut dy = 0;
+    while dy < 7 {
+        let mut bits = 0;
+        while bits < 128 {
+            let mut v = 0u64;
+            let mut dx = 0;
+            while dx < 7 {
+                if bits >> dx & 1 != 0 {
+                    v |= 1 << at[dy * 7 + dx];
+                }
+                dx += 1;
+            }
+            t[dy][bits] = v;
+            bits += 1;
+        }
+        dy += 1;
+    }
+    t
+}
+
+/// The three view words from the ring-order planes of friend, foe and empty points.
+#[inline]
+fn pack(edges: u64, f: u64, o: u64, e: u64) -> [u64; 3] {
+    let mut v = [edges, 0, 0];
+    for (w, word) in v.iter_mut().enumerate() {
+        let (first, n) = (WORD_FIRST[w] as u32, WORD_POINTS[w] as u32);
+        let m = (1u64 << n) - 1;
+        let base = WORD_BASE[w];
+        *word |= ((f >> first) & m) << base
+            | ((o >> first) & m) << (base + n)
+            | ((e >> first) & m) << (base + 2 * n);
+    }
+    v
+}
+
+/// The three view words at `(x, y)` seen from `persp` (friend = `persp`). Cuts the window
+/// from the board's row bitboards when it has them (7 row cuts, then 3 table lookups per
+/// row: `research/perf.md` section 6) instead of 49 point reads.
+#[inline]
+pub fn build<B: BoardView + ?Sized>(b: &B, persp: Colour, x: i32, y: i32) -> [u64; 3] {
+    let s = b.size() as i32;
+    if b.row_bits(Colour::Black, y.clamp(0, s - 1)).is_none() {
+        return build_points(b, persp, x, y);
+    }
+    let mut rows = [[0u32; 3]; 7];
+    b.window_rows(x - 3, y - 3, 7, &mut rows);
+    let (mut black, mut white, mut empty) = (0u64, 0u64, 0u64);
+    for (t, r) in RING_ROWS.iter().zip(rows.iter()) {
+        black |= t[(r[0] & 0x7F) as usize];
+        white |= t[(r[1] & 0x7F) as usize];
+        empty |= t[(!(r[0] | r[1] | r[2]) & 0x7F) as usize];
+    }
+    // The perspective: friend = the perspective colour.
+    let (f, o) = match persp {
+        Colour::Black => (black, white),
+        Colour::White => (white, black),
+    };
+    pack(edges(s, x, y), f, o, empty)
+}
+
+/// The same words read point by point (boards without row bitboards).
+pub fn build_points<B: BoardView + ?Sized>(b: &B, persp: Colour, x: i32, y: i32) -> [u64; 3] {
+    let s = b.size() as i32;
+    let mut v = [edges_by_steps(s, x, y), 0, 0];
+    for (k, &(dx, dy)) in RING.iter().enumerate() {
+        let st = match b.point(x + dx as i32, y + dy as i32) {
+            Point::Stone(c) if c == persp => 0,
+            Point::Stone(_) => 1,
+            Point::Empty => 2,
+            Point::Off => continue,
+        };
+        let (w, bit) = POINT_BITS[k][st];
+        v[w as usize] |= 1u64 << bit;
+    }
+    v
+}
+
+/// The thermometer bits step by step (the definition; [`edges`] computes the same).
+fn edges_by_steps(s: i32, x: i32, y: i32) -> u64 {
     let mut v = 0u64;
     for r in 1..=3 {
         if y - r < 0 {
@@ -24,61 +130,21 @@ fn edges(s: i32, x: i32, y: i32) -> u64 {
     v
 }
 
-/// The three view words at `(x, y)` seen from `persp` (friend = `persp`). Cuts the window
-/// from the board's row bitboards when it has them (7 row cuts instead of 49 point reads).
-#[inline]
-pub fn build<B: BoardView + ?Sized>(b: &B, persp: Colour, x: i32, y: i32) -> [u64; 3] {
-    let s = b.size() as i32;
-    if b.row_bits(Colour::Black, y.clamp(0, s - 1)).is_none() {
-        return build_points(b, persp, x, y);
-    }
-    let mut rows = [[0u32; 3]; 7];
-    b.window_rows(x - 3, y - 3, 7, &mut rows);
-    // The perspective: friend = word 0 of the cut for Black, word 1 for White.
-    let (fi, oi) = match persp {
-        Colour::Black => (0, 1),
-        Colour::White => (1, 0),
-    };
-    let mut v = [edges(s, x, y), 0, 0];
-    for (k, &(dx, dy)) in RING.iter().enumerate() {
-        let r = rows[(dy + 3) as usize];
-        let c = (dx + 3) as u32;
-        let st = if (r[fi] >> c) & 1 != 0 {
-            0
-        } else if (r[oi] >> c) & 1 != 0 {
-            1
-        } else if (r[2] >> c) & 1 != 0 {
-            continue;
-        } else {
-            2
-        };
-        let (w, bit) = POINT_BITS[k][st];
-        v[w as usize] |= 1u64 << bit;
-    }
-    v
-}
-
-/// The same words read point by point (boards without row bitboards).
-pub fn build_points<B: BoardView + ?Sized>(b: &B, persp: Colour, x: i32, y: i32) -> [u64; 3] {
-    let s = b.size() as i32;
-    let mut v = [edges(s, x, y), 0, 0];
-    for (k, &(dx, dy)) in RING.iter().enumerate() {
-        let st = match b.point(x + dx as i32, y + dy as i32) {
-            Point::Stone(c) if c == persp => 0,
-            Point::Stone(_) => 1,
-            Point::Empty => 2,
-            Point::Off => continue,
-        };
-        let (w, bit) = POINT_BITS[k][st];
-        v[w as usize] |= 1u64 << bit;
-    }
-    v
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::board::Board;
+
+    #[test]
+    fn branch_free_edges_equal_the_definition() {
+        for s in [1, 2, 5, 19, 25] {
+            for y in -5..s + 5 {
+                for x in -5..s + 5 {
+                    assert_eq!(edges(s, x, y), edges_by_steps(s, x, y), "{s} ({x},{y})");
+                }
+            }
+        }
+    }
 
     /// The row-bitboard cut gives the same words as the point reads, for every focus (edges
     /// and corners included) and both perspectives, on boards of several sizes and densities.
