@@ -317,10 +317,13 @@ fn every_line_replays_legally_in_all_orientations() {
     }
 }
 
+/// A third-party book file: its short name and its blob.
+type Book = (String, Vec<u8>);
+
 /// The third-party books: the union of all as one blob, and each file alone (types are read
 /// per file: where books share a move, the union keeps the first book's type). `None`
 /// without `../shared/data`.
-fn oracle() -> Option<(Vec<u8>, Vec<(String, Vec<u8>)>)> {
+fn oracle() -> Option<(Vec<u8>, Vec<Book>)> {
     let files = data::joseki_files()?;
     let mut union = Tree::new();
     let mut each = Vec::new();
@@ -379,7 +382,7 @@ fn known_depth(w: &Walker<'_>, line: &[RelMove]) -> (usize, Vec<MoveType>) {
                 .iter()
                 .all(|&(r, q)| stones.contains(&(r, transpose(q))))
         };
-        let mut better = |best: &mut Found, f: Found| {
+        let better = |best: &mut Found, f: Found| {
             if f.0 > best.0 {
                 *best = f;
             }
