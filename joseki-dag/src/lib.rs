@@ -19,4 +19,7 @@ pub use codec::{DecodeError, Encoding, decode, encode, unpack};
 pub use model::{Edge, Move, MoveType, Point, Rel, SetupStone, Step, Tree, Vertex};
 pub use sgf::{Conventions, SgfError, import_sgf, import_sgf_into};
 pub use text::{TextError, parse_text};
-pub use walk::{BoardMove, Colour, Continuation, Frame, Lookup, Walker};
+pub use walk::{
+    BoardMove, BookCursor, BookLookup, BookState, Colour, Continuation, CornerBook, Frame, Lookup,
+    Walker,
+};
