@@ -22,6 +22,7 @@
 mod bytecode_eval;
 mod kernel;
 mod lens;
+mod sliced;
 pub(crate) mod view;
 
 pub use kernel::view_words;
