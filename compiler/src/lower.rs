@@ -31,7 +31,6 @@ pub const SEMANTIC_ONLY: &[&str] = &[
     "lens::on_board_beyond_edge",
     "lens::off_board_inside_edges",
     "lens::impossible_edges",
-    "lens::outside_field_rotated",
     "lens::result_off_board",
     "lens::extern_arity",
     "lens::too_many_endpoints",

@@ -69,5 +69,9 @@ pub const LENSES: [&str; 4] = [
     KNIGHT_DEFENCE,
 ];
 
+/// The joseki section of the ROM (`joseki.lens`): a small book of standard corner sequences,
+/// a `lens-joseki` blob (`Rom::joseki_blob(JOSEKI)`, walk it with `lens_joseki::Walker`).
+pub const JOSEKI: &str = "standard";
+
 /// The directory of the `.lens` sources (for tools and tests that recompile them).
 pub const SOURCE_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/patterns");

@@ -174,6 +174,11 @@ case!(
         "{CLASS}pattern p : c {{\n    diagram {{\n        X . .\n        . * .\n    }}\n    legend {{ X = foe | off; }}\n    => * 1;\n}}\n"
     )
 );
+case!(
+    exceeds_field_turned,
+    "lens::exceeds_field",
+    WIDE.replace("ORIENT", "orientations 0 1;")
+);
 case!(exceeds_field, "lens::exceeds_field", "class small { field 3x3; }\npattern p : small {\n    diagram {\n        . . . .\n        . * . .\n        . . . .\n    }\n    => * 1;\n}\n".to_string());
 case!(
     wrong_symmetry,
@@ -419,4 +424,22 @@ fn colour_only_when_asked() {
     );
     assert!(!lens_dsl::render_human(&program.sources, &diags, false).contains('\u{1b}'));
     assert!(lens_dsl::render_human(&program.sources, &diags, true).contains('\u{1b}'));
+}
+
+/// A 5x3 class: a 5x3 diagram fits when the pattern is only tried upright or half-turned.
+const WIDE: &str = "class wide { field 5x3; orient all; }\npattern flat : wide {\n    ORIENT\n    diagram {\n        . . . . .\n        . X * O .\n        . . . . .\n    }\n    => * 1;\n}\n";
+
+#[test]
+fn field_check_follows_pattern_orientations() {
+    for (orient, fits) in [
+        ("orientations 0 2;", true),
+        ("orientations 4 6;", true),
+        ("orientations 0 1;", false),
+        ("orientations 7;", false),
+        ("", false),
+    ] {
+        let (_, diags) = run_str("wide", &WIDE.replace("ORIENT", orient));
+        let exceeds = diags.iter().any(|d| d.code == "lens::exceeds_field");
+        assert_eq!(exceeds, !fits, "{orient:?}: {diags:?}");
+    }
 }

@@ -18,6 +18,15 @@ fn check(name: &str, tree: &Tree) {
         assert_eq!(back.vertices(), tree.vertices(), "{name}: {}", enc.name());
         // Encoding the decoded tree gives the same bytes.
         assert_eq!(encode(&back, enc), blob, "{name}: {} re-encode", enc.name());
+        // The walker reaches every vertex in place (through pair codes and pointers too).
+        let w = lens_joseki::Walker::new(&blob).unwrap();
+        for line in lens_joseki::stats::first_paths(tree) {
+            assert!(
+                w.parsed_for(&line).is_some(),
+                "{name} {}: {line:?} not found",
+                enc.name()
+            );
+        }
         println!(
             "{name:<24} {:<8} {:>6} B {:>6} moves {:.3} B/move",
             enc.name(),

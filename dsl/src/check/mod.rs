@@ -506,6 +506,7 @@ fn check_body(
     let mut sequences: BTreeMap<&str, Span> = BTreeMap::new();
     let mut results = 0;
     let mut symmetry: Option<&Spanned<Symmetry>> = None;
+    let mut orientations: Option<&Vec<u8>> = None;
     for it in items {
         let (key, span) = match it {
             PatternItem::Priority(v) => ("priority", v.span),
@@ -557,6 +558,7 @@ fn check_body(
                 }
             }
             PatternItem::Orientations(o) => {
+                orientations.get_or_insert(&o.node);
                 let mut seen = [false; 8];
                 for &t in &o.node {
                     if std::mem::replace(&mut seen[t as usize], true) {
@@ -608,12 +610,20 @@ fn check_body(
     if let (Some(g), Some(c), Some(d)) = (&grid, class, diagram) {
         let (rx, ry) = g.reach();
         let (hw, hh) = ((c.field.width as u32) / 2, (c.field.height as u32) / 2);
-        let (ax, ay) = if c.rotates {
-            (hw.min(hh), hw.min(hh))
-        } else {
-            (hw, hh)
+        // The orientations the pattern is tried in: its own `orientations` list replaces the
+        // class policy (as the compiler lowers it). An odd quarter turn swaps width and height.
+        let listed = orientations.map(|o| {
+            o.iter()
+                .fold(0u8, |m, &t| m | 1u8.checked_shl(t as u32).unwrap_or(0))
+        });
+        let tried = match listed {
+            Some(bits) if bits != 0 => bits,
+            _ if c.rotates => 0xff,
+            _ => 1,
         };
-        if rx > ax || ry > ay {
+        let upright = tried & 0b0101_0101 != 0 && (rx > hw || ry > hh);
+        let turned = tried & 0b1010_1010 != 0 && (ry > hw || rx > hh);
+        if upright || turned {
             cx.err(
                 Diagnostic::error(
                     codes::EXCEEDS_FIELD,
@@ -622,7 +632,14 @@ fn check_body(
                     d.span,
                     "too large for the class's field",
                 )
-                .with_help(format!("use a class with a field of at least {}x{}", 2 * rx.max(ry) + 1, 2 * rx.max(ry) + 1)),
+                .with_help(if rx == ry {
+                    format!("use a class with a field of at least {n}x{n}", n = 2 * rx + 1)
+                } else {
+                    format!(
+                        "use a class with a field of at least {n}x{n}, or restrict the pattern's `orientations` to those in which it fits",
+                        n = 2 * rx.max(ry) + 1
+                    )
+                }),
             );
         }
     }

@@ -1,34 +1,50 @@
-//! The default walkable encoding: joint codes over (point, has_sibling, has_child, skip).
+//! The default walkable encoding: joint codes over (point, has_sibling, has_child, skip, type,
+//! pass, colour exception), and 2-move pair codes.
 //!
 //! ```text
-//! table   L:u8, L point bytes ((x-1)<<4 | (y-1)); the code order is these L points, then
-//!         every other point with x, y <= 16 in a fixed geometric order (nearest to the 3-4
-//!         points first); n0..n4: table codes per class, in class order
+//! table   L:u8, L point bytes ((x-1)<<4 | (y-1)); the point order is these L points, then
+//!         every other point with x, y <= 16 in a fixed geometric order (`generic_order`)
+//! groups  n0..n4: the plain classes' code counts; E:u8, E x (descriptor:u8, n:u8) extra
+//!         groups. Table codes are given out in this order: a single group's n codes name the
+//!         first n points of the order (a pass group: n <= 1, the pass); a pair group's n
+//!         codes name the next n pairs of the pair table
+//! pairs   2 bytes (first point, second point) per pair-group code, in group order
+//! descr.  single: class:3 (0..=4) | type:3 << 3 | pass << 6 | colour-exception << 7
+//!         pair:   5 (second move has a child) or 6 (second move is a leaf), other bits zero
 //! classes (sibling, child): 0 = (0,1)  1 = (1,1)  2 = (0,0)  3 = (1,0)  4 = (1,1) + skip field
 //! entry   prefix* main [point] [setup] [skip]
-//! main    0 .. n0+..+n4    class = the range the code falls in, point = order[code - start]
+//! main    0 .. sum(n)          table code
 //!         0xE6+c           escape, class c: one point byte follows
 //!         0xEB+c           far, class c: two bytes x (0 = pass), y follow
 //!         0xF0+c           setup, class c: LEB128 count, 2 bytes per stone (colour:2 x:6, y)
-//! prefix  0xF5..=0xFB      type 1..=7 (normal needs none)
-//!         0xFC             colour exception (same colour as the previous move)
+//! prefix  0xF5..=0xFB      type 1..=7 (normal needs none; never with a typed code)
+//!         0xFC             colour exception (never with a colour-exception code)
 //!         0xFD             symmetric
 //!         0xFE             colour-reverse
 //!         0xFF v           pointer: LEB128, back from this entry's first byte to a shared list
 //! skip    class 4 only: LEB128, bytes from the end of this entry to its next sibling
 //! ```
+//! A pair code is two plain moves in one byte: the first has no sibling and exactly one child
+//! (the second), and no prefix; the second has no sibling; the second's children follow the
+//! byte inline. The walker sees the first move at the byte; its `children()` is a virtual
+//! position ([`super::VIRTUAL`]) at which `read_entry` decodes the second move (0 bytes).
+//!
+//! Version 1 blobs had no `E` byte (no extra groups, no pairs) and another generic order
+//! (L2 distance from (3.5, 3.5)); they still decode.
+//!
 //! The structure costs nothing extra on common entries: the 230 table codes are shared among
-//! the classes in proportion to how often each (point, class) occurs, instead of Fotland's
-//! fixed 2 bits; the encoder picks the explicit table length and the split that minimise the
-//! blob, so small dictionaries pay for few table bytes. Skip fields sit on entries with a
-//! sibling and a subtree of at least `skip_min` entries, so a lookup parses a few bytes per step
-//! instead of whole earlier subtrees; class 4 announces them without a prefix byte.
+//! the groups in proportion to how often each (point, group) occurs, instead of Fotland's fixed
+//! 2 bits; the encoder picks the explicit table length, the groups and their sizes, and the
+//! pairs that minimise the blob, so small dictionaries pay for few table bytes. Skip fields sit
+//! on entries with a sibling and a subtree of at least `skip_min` entries, so a lookup parses a
+//! few bytes per step instead of whole earlier subtrees; class 4 announces them.
 
 use super::{
-    DecodeError, Encoding, Layout, PEntry, RawEntry, err, layout, read_far, read_varint,
+    DecodeError, Encoding, Layout, PEntry, RawEntry, VIRTUAL, err, layout, read_far, read_varint,
     skip_value, small_point, varint_len, write_stones, write_varint,
 };
 use crate::model::{MoveType, Point, Step};
+use std::collections::BTreeMap;
 
 /// Table codes available (0..0xE6).
 const CODES: usize = 0xE6;
@@ -41,8 +57,16 @@ const SYM: u8 = 0xFD;
 const REV: u8 = 0xFE;
 const PTR: u8 = 0xFF;
 const CLASSES: usize = 5;
+/// Pair group descriptors: the second move has a child / is a leaf.
+const PAIR_CHAIN: u8 = 5;
+const PAIR_LEAF: u8 = 6;
+/// `code_class` of table codes that only `read_entry` decodes (typed, pass, colour exception,
+/// pair). The walker's one-byte fast path takes classes 0-3 only.
+pub(crate) const SLOW_CLASS: u8 = 5;
 /// Subtrees of at least this many entries get a skip field (when the entry has a sibling).
 pub(crate) const DEFAULT_SKIP_MIN: usize = 16;
+/// Pass symbol in the encoder's symbol space (points are 0..=255).
+const PASS_SYM: u16 = 256;
 
 pub(crate) const CLASS_BITS: [(bool, bool); CLASSES] = [
     (false, true),
@@ -62,9 +86,29 @@ fn class_of(p: &PEntry<'_>, skip: bool) -> usize {
     }
 }
 
+const fn descriptor(class: u8, kind: u8, pass: bool, colexc: bool) -> u8 {
+    class | kind << 3 | (pass as u8) << 6 | (colexc as u8) << 7
+}
+
 /// Every point with x, y in 1..=16, nearest to the 3-4 points first: the code order after
 /// the blob's explicit table. Geometry only, so it ships with no data in it.
 pub(crate) fn generic_order() -> [u8; 256] {
+    // L1 distance from the middle of the 3-4 points (|2x-7| + |2y-7|); on the data files it
+    // beat L2 around (3.5, 3.5) or (4, 4), x + y and max(x, y) by 0.1-1%.
+    let key = |b: u8| {
+        let (x, y) = ((b >> 4) as i32 + 1, (b & 15) as i32 + 1);
+        ((2 * x - 7).abs() + (2 * y - 7).abs(), x + y, x)
+    };
+    let mut v = [0u8; 256];
+    for (i, b) in v.iter_mut().enumerate() {
+        *b = i as u8;
+    }
+    v.sort_by_key(|&b| key(b));
+    v
+}
+
+/// Version 1's generic order (L2 distance from (3.5, 3.5)), kept so old blobs decode.
+fn generic_order_v1() -> [u8; 256] {
     let key = |b: u8| {
         let (x, y) = ((b >> 4) as i32 + 1, (b & 15) as i32 + 1);
         ((2 * x - 7).pow(2) + (2 * y - 7).pow(2), x + y, x)
@@ -79,6 +123,10 @@ pub(crate) fn generic_order() -> [u8; 256] {
 
 /// The code order: the explicit table, then the generic order without those points.
 fn full_order(table: &[u8]) -> [u8; 256] {
+    full_order_from(table, generic_order())
+}
+
+fn full_order_from(table: &[u8], generic: [u8; 256]) -> [u8; 256] {
     let mut order = [0u8; 256];
     let mut used = [false; 256];
     let mut n = 0;
@@ -87,7 +135,7 @@ fn full_order(table: &[u8]) -> [u8; 256] {
         used[b as usize] = true;
         n += 1;
     }
-    for b in generic_order() {
+    for b in generic {
         if !used[b as usize] {
             order[n] = b;
             n += 1;
@@ -96,12 +144,17 @@ fn full_order(table: &[u8]) -> [u8; 256] {
     order
 }
 
-pub(crate) fn header(bytes: &[u8], pos: usize, tree_moves: u64) -> Result<Layout<'_>, DecodeError> {
+pub(crate) fn header(
+    bytes: &[u8],
+    pos: usize,
+    tree_moves: u64,
+    version: u8,
+) -> Result<Layout<'_>, DecodeError> {
     let Some(&n) = bytes.get(pos) else {
         return err(pos, "truncated table");
     };
     let end = pos + 1 + n as usize;
-    if end + CLASSES > bytes.len() {
+    if end > bytes.len() {
         return err(pos, "truncated table");
     }
     let table = &bytes[pos + 1..end];
@@ -111,19 +164,84 @@ pub(crate) fn header(bytes: &[u8], pos: usize, tree_moves: u64) -> Result<Layout
             return err(pos + 1 + k, "point twice in the table");
         }
     }
-    let mut counts = [0u8; 5];
-    counts.copy_from_slice(&bytes[end..end + CLASSES]);
-    if counts.iter().map(|&c| c as usize).sum::<usize>() > CODES {
-        return err(end, "class code counts exceed the code space");
+    // (descriptor, count, offset of the count byte)
+    let mut groups: Vec<(u8, u8, usize)> = Vec::new();
+    // Both versions: the five plain classes' counts; version 2 adds E extra groups.
+    if end + CLASSES > bytes.len() {
+        return err(pos, "truncated table");
     }
-    // Code -> (class, point) tables, so a one-byte entry decodes with two loads.
-    let order = full_order(table);
-    let (mut code_point, mut code_class) = ([0u8; 256], [0xFFu8; 256]);
-    let mut code = 0usize;
-    for (class, &n) in counts.iter().enumerate() {
-        for &point in &order[..n as usize] {
-            code_point[code] = point;
-            code_class[code] = class as u8;
+    for c in 0..CLASSES {
+        groups.push((c as u8, bytes[end + c], end + c));
+    }
+    let mut p = end + CLASSES;
+    if version != 1 {
+        let Some(&g) = bytes.get(p) else {
+            return err(p, "truncated group list");
+        };
+        p += 1;
+        if p + 2 * g as usize > bytes.len() {
+            return err(p, "truncated group list");
+        }
+        let mut seen = [false; 256];
+        for k in 0..g as usize {
+            let (d, n) = (bytes[p + 2 * k], bytes[p + 2 * k + 1]);
+            let class = d & 7;
+            if class > PAIR_LEAF || (class >= PAIR_CHAIN && d != class) || d < 8 && class < 5 {
+                return err(p + 2 * k, "bad group descriptor");
+            }
+            if d & 0x40 != 0 && n > 1 {
+                return err(p + 2 * k + 1, "a pass group has one code at most");
+            }
+            if std::mem::replace(&mut seen[d as usize], true) {
+                return err(p + 2 * k, "group twice in the list");
+            }
+            groups.push((d, n, p + 2 * k + 1));
+        }
+        p += 2 * g as usize;
+    }
+    if groups.iter().map(|g| g.1 as usize).sum::<usize>() > CODES {
+        return err(
+            groups.last().map_or(p, |g| g.2),
+            "group sizes exceed the code space",
+        );
+    }
+    let pairs: usize = groups
+        .iter()
+        .filter(|g| g.0 & 7 >= PAIR_CHAIN)
+        .map(|g| g.1 as usize)
+        .sum();
+    if p + 2 * pairs > bytes.len() {
+        return err(p, "truncated pair table");
+    }
+    let pair_bytes = &bytes[p..p + 2 * pairs];
+    let root = p + 2 * pairs;
+    // Code -> (class, point, group) tables, so a one-byte entry decodes with a few loads.
+    let order = if version == 1 {
+        full_order_from(table, generic_order_v1())
+    } else {
+        full_order(table)
+    };
+    let mut code_point = [0u8; 256];
+    let mut code_class = [0xFFu8; 256];
+    let mut code_ext = [0xFFu8; 256];
+    let mut code_second = [0u8; 256];
+    let (mut code, mut next_pair) = (0usize, 0usize);
+    for &(d, n, _) in &groups {
+        for k in 0..n as usize {
+            let class = d & 7;
+            if class >= PAIR_CHAIN {
+                code_point[code] = pair_bytes[2 * next_pair];
+                code_second[code] = pair_bytes[2 * next_pair + 1];
+                next_pair += 1;
+            } else if d & 0x40 == 0 {
+                code_point[code] = order[k];
+            }
+            code_class[code] = if d == class && class < 5 {
+                class
+            } else {
+                SLOW_CLASS
+            };
+            code_ext[code] = d;
             code += 1;
         }
     }
@@ -133,102 +251,475 @@ pub(crate) fn header(bytes: &[u8], pos: usize, tree_moves: u64) -> Result<Layout
         table,
         code_point,
         code_class,
-        root: end + CLASSES,
+        code_ext,
+        code_second,
+        root,
         tree_moves,
     })
 }
 
-/// Choose the explicit table and the per-class code counts that minimise the blob.
-fn choose_table(plan: &[PEntry<'_>], wants: &[bool]) -> (Vec<u8>, [u8; CLASSES]) {
-    let mut counts: std::collections::BTreeMap<u8, [u32; CLASSES]> = Default::default();
-    for (p, &w) in plan.iter().zip(wants) {
-        if let Step::Move(m) = &p.edge.step
-            && let Some(b) = small_point(m.point)
-        {
-            counts.entry(b).or_default()[class_of(p, w)] += 1;
+// ---------------------------------------------------------------------------------------------
+// Encoder
+
+/// What an entry needs besides its structure: the part the groups can absorb.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+struct Need {
+    class: u8,
+    kind: u8,
+    colexc: bool,
+    /// Point byte, or `PASS_SYM`.
+    sym: u16,
+}
+
+/// How the main part of an entry is written.
+#[derive(Clone, Copy, Debug)]
+enum Main {
+    /// A table code, with the type / colour-exception prefixes the code does not carry.
+    Code {
+        code: u8,
+        kind: u8,
+        colexc: bool,
+    },
+    Esc,
+    Far,
+    Setup,
+    PairFirst(u8),
+    PairSecond,
+}
+
+/// The chosen code space.
+struct Space {
+    rank: [u16; 256],
+    /// Group descriptor -> (first code, n), single groups only.
+    singles: BTreeMap<u8, (u8, u8)>,
+    /// (first, second point, second class) -> code.
+    pairs: BTreeMap<(u8, u8, u8), u8>,
+}
+
+impl Space {
+    fn sym_rank(&self, sym: u16) -> usize {
+        if sym == PASS_SYM {
+            0
+        } else {
+            self.rank[sym as usize] as usize
         }
     }
-    let mut ranked: Vec<(u8, [u32; CLASSES])> = counts.iter().map(|(b, c)| (*b, *c)).collect();
-    ranked.sort_by_key(|(b, c)| (std::cmp::Reverse(c.iter().sum::<u32>()), *b));
-    let mut best: (i64, usize, [u8; CLASSES]) = (i64::MAX, 0, [0; CLASSES]);
-    let max_l = ranked.len().min(255);
-    let candidates = [
-        0usize, 4, 8, 12, 16, 24, 32, 40, 48, 64, 80, 96, 128, 160, 200, 255,
-    ];
-    for l in candidates.into_iter().map(|l| l.min(max_l)) {
-        let table: Vec<u8> = ranked[..l].iter().map(|(b, _)| *b).collect();
-        let order = full_order(&table);
-        // hits[c][n]: entries of class c whose point is among the first n of the order.
-        let mut hits = [[0i64; 257]; CLASSES];
-        for (c, h) in hits.iter_mut().enumerate() {
-            for n in 0..256 {
-                h[n + 1] = h[n] + counts.get(&order[n]).map_or(0, |k| k[c] as i64);
+    /// Cheapest main part for `need` and its size in bytes (type / colour prefixes included).
+    fn best(&self, need: Need) -> (Main, usize) {
+        self.best_without(need, None)
+    }
+    /// The same, as if group `skip` were not there.
+    fn best_without(&self, need: Need, skip: Option<u8>) -> (Main, usize) {
+        let esc = if need.sym == PASS_SYM { 3 } else { 2 };
+        let fallback = (need.kind != 0) as usize + need.colexc as usize;
+        let mut best = (
+            if need.sym == PASS_SYM {
+                Main::Far
+            } else {
+                Main::Esc
+            },
+            esc + fallback,
+        );
+        for (kind, colexc) in candidates(need) {
+            let d = descriptor(need.class, kind, need.sym == PASS_SYM, colexc);
+            if Some(d) != skip
+                && let Some(&(start, n)) = self.singles.get(&d)
+                && self.sym_rank(need.sym) < n as usize
+            {
+                let cost = 1 + (kind != need.kind) as usize + (colexc != need.colexc) as usize;
+                if cost < best.1 {
+                    let code = start + self.sym_rank(need.sym) as u8;
+                    best = (
+                        Main::Code {
+                            code,
+                            kind: if kind == need.kind { 0 } else { need.kind },
+                            colexc: colexc != need.colexc,
+                        },
+                        cost,
+                    );
+                }
             }
         }
-        // Knapsack over the 230 codes (the hit curves are not concave, so no greedy).
-        let mut dp = vec![[0i64; CODES + 1]; CLASSES + 1];
-        let mut pick = vec![[0u16; CODES + 1]; CLASSES];
-        for c in 0..CLASSES {
-            for budget in 0..=CODES {
-                let (mut bv, mut bn) = (i64::MIN, 0);
-                for n in 0..=budget.min(255) {
-                    let v = dp[c][budget - n] + hits[c][n];
+        best
+    }
+}
+
+/// The (type, colour exception) combinations a group may carry for `need`; the rest goes into
+/// prefixes.
+fn candidates(need: Need) -> impl Iterator<Item = (u8, bool)> {
+    let mut v = [(need.kind, need.colexc); 4];
+    v[1] = (0, need.colexc);
+    v[2] = (need.kind, false);
+    v[3] = (0, false);
+    v.into_iter()
+        .enumerate()
+        .filter(move |&(i, c)| !v[..i].contains(&c))
+        .map(|(_, c)| c)
+}
+
+fn need_of(p: &PEntry<'_>, skip: bool) -> Option<Need> {
+    let Step::Move(m) = &p.edge.step else {
+        return None;
+    };
+    let sym = match m.point {
+        Point::Pass => PASS_SYM,
+        pt => small_point(pt)? as u16,
+    };
+    Some(Need {
+        class: class_of(p, skip) as u8,
+        kind: m.kind.bits(),
+        colexc: p.colour_exception(),
+        sym,
+    })
+}
+
+/// A plain move a pair can hold: normal, no flags, no pointer, a small point.
+fn plain_point(p: &PEntry<'_>) -> Option<u8> {
+    match &p.edge.step {
+        Step::Move(m)
+            if m.kind == MoveType::Normal
+                && !m.symmetric
+                && !m.colour_reverse
+                && !p.colour_exception()
+                && p.ptr_target.is_none() =>
+        {
+            small_point(m.point)
+        }
+        _ => None,
+    }
+}
+
+/// Entries `i` that can start a pair with `i + 1`: (first point, second point, second class).
+fn pair_candidates(plan: &[PEntry<'_>], targeted: &[bool]) -> Vec<Option<(u8, u8, u8)>> {
+    (0..plan.len())
+        .map(|i| {
+            let (a, b) = (&plan[i], plan.get(i + 1)?);
+            if a.has_sibling || !a.inline() || b.has_sibling || targeted[i + 1] {
+                return None;
+            }
+            let second = if b.has_child { PAIR_CHAIN } else { PAIR_LEAF };
+            Some((plain_point(a)?, plain_point(b)?, second))
+        })
+        .collect()
+}
+
+/// Greedy depth-first pair parse: `role[i]` = 1 first of a pair, 2 second, 0 single.
+fn parse_pairs(cands: &[Option<(u8, u8, u8)>], chosen: &BTreeMap<(u8, u8, u8), u8>) -> Vec<u8> {
+    let mut role = vec![0u8; cands.len()];
+    let mut i = 0;
+    while i < cands.len() {
+        if let Some(c) = cands[i]
+            && chosen.contains_key(&c)
+        {
+            role[i] = 1;
+            role[i + 1] = 2;
+            i += 2;
+        } else {
+            i += 1;
+        }
+    }
+    role
+}
+
+/// Choose the code space (explicit table, group sizes, pairs) that minimises the blob.
+fn choose_space(plan: &[PEntry<'_>], wants: &[bool]) -> (Space, Vec<u8>, Vec<(u8, u8)>) {
+    let mut targeted = vec![false; plan.len() + 1];
+    for p in plan {
+        if let Some(t) = p.ptr_target {
+            targeted[t] = true;
+        }
+    }
+    let cands = pair_candidates(plan, &targeted);
+    let mut pair_counts: BTreeMap<(u8, u8, u8), u32> = BTreeMap::new();
+    for c in cands.iter().flatten() {
+        *pair_counts.entry(*c).or_default() += 1;
+    }
+    let mut ranked_pairs: Vec<((u8, u8, u8), u32)> = pair_counts.into_iter().collect();
+    ranked_pairs.sort_by_key(|&(c, n)| (std::cmp::Reverse(n), c));
+    ranked_pairs.retain(|&(_, n)| n >= 3);
+    let mut best: Option<(usize, Space, Vec<u8>, Vec<(u8, u8)>)> = None;
+    let mut pair_options = vec![0usize];
+    for k in [8usize, 16, 24, 32, 48, 64, 96] {
+        if k <= ranked_pairs.len() {
+            pair_options.push(k);
+        }
+    }
+    if !pair_options.contains(&ranked_pairs.len()) && ranked_pairs.len() <= 96 {
+        pair_options.push(ranked_pairs.len());
+    }
+    let mut fixed_table: Option<Vec<u8>> = None;
+    let mut best_pairs = 0;
+    let runs = pair_options.iter().map(|&n| (n, false)).collect::<Vec<_>>();
+    let mut k = 0;
+    while k <= runs.len() {
+        // Last run: the best pair count again, with the table length chosen afresh.
+        let (npairs, refine) = match runs.get(k) {
+            Some(&r) => r,
+            None if best_pairs > 0 => (best_pairs, true),
+            None => break,
+        };
+        k += 1;
+        // Pair codes: chain pairs first, then leaf pairs (the two pair groups).
+        let mut chosen: Vec<(u8, u8, u8)> = ranked_pairs[..npairs].iter().map(|p| p.0).collect();
+        chosen.sort_by_key(|c| (c.2, std::cmp::Reverse(pair_counts_of(&ranked_pairs, c)), *c));
+        let set: BTreeMap<(u8, u8, u8), u8> = chosen.iter().map(|&c| (c, 0)).collect();
+        let role = parse_pairs(&cands, &set);
+        let mut needs: BTreeMap<Need, u32> = BTreeMap::new();
+        for (i, p) in plan.iter().enumerate() {
+            if role[i] == 0
+                && let Some(n) = need_of(p, wants[i])
+            {
+                *needs.entry(n).or_default() += 1;
+            }
+        }
+        let pair_uses = role.iter().filter(|&&r| r == 1).count();
+        // The explicit table length is chosen once, without pairs; pairs change it little.
+        let (table, groups, cost) = match &fixed_table {
+            Some(t) if !refine => {
+                let (g, c) = allocate(&needs, t, CODES - npairs);
+                (t.clone(), g, c + t.len())
+            }
+            _ => choose_singles(&needs, CODES - npairs),
+        };
+        fixed_table.get_or_insert_with(|| table.clone());
+        let pair_groups = [PAIR_CHAIN, PAIR_LEAF]
+            .iter()
+            .filter(|&&g| chosen.iter().any(|c| c.2 == g))
+            .count();
+        let total = cost + pair_uses + 2 * npairs + 2 * pair_groups;
+        if best.as_ref().is_none_or(|b| total < b.0) {
+            let mut groups = groups;
+            for g in [PAIR_CHAIN, PAIR_LEAF] {
+                let n = chosen.iter().filter(|c| c.2 == g).count();
+                if n > 0 {
+                    groups.push((g, n as u8));
+                }
+            }
+            let space = build_space(&table, &groups, &chosen);
+            best = Some((total, space, table, groups));
+            best_pairs = npairs;
+        }
+    }
+    let (_, space, table, groups) = best.expect("at least the no-pair option");
+    (space, table, groups)
+}
+
+fn pair_counts_of(ranked: &[((u8, u8, u8), u32)], c: &(u8, u8, u8)) -> u32 {
+    ranked.iter().find(|r| r.0 == *c).map_or(0, |r| r.1)
+}
+
+fn build_space(table: &[u8], groups: &[(u8, u8)], pairs: &[(u8, u8, u8)]) -> Space {
+    let order = full_order(table);
+    let mut rank = [0u16; 256];
+    for (r, &b) in order.iter().enumerate() {
+        rank[b as usize] = r as u16;
+    }
+    let mut singles = BTreeMap::new();
+    let mut pair_codes = BTreeMap::new();
+    let mut code = 0usize;
+    let mut next_pair = 0;
+    for &(d, n) in groups {
+        if d & 7 >= PAIR_CHAIN {
+            for _ in 0..n {
+                pair_codes.insert(pairs[next_pair], code as u8);
+                next_pair += 1;
+                code += 1;
+            }
+        } else {
+            singles.insert(d, (code as u8, n));
+            code += n as usize;
+        }
+    }
+    Space {
+        rank,
+        singles,
+        pairs: pair_codes,
+    }
+}
+
+/// Choose the explicit table and the single groups for `needs` within `budget` codes.
+/// Returns (table, groups, bytes of the main parts plus table and group headers).
+fn choose_singles(needs: &BTreeMap<Need, u32>, budget: usize) -> (Vec<u8>, Vec<(u8, u8)>, usize) {
+    let mut point_counts: BTreeMap<u8, u32> = BTreeMap::new();
+    for (n, &c) in needs {
+        if n.sym < 256 {
+            *point_counts.entry(n.sym as u8).or_default() += c;
+        }
+    }
+    let mut ranked: Vec<(u8, u32)> = point_counts.into_iter().collect();
+    ranked.sort_by_key(|&(b, c)| (std::cmp::Reverse(c), b));
+    let max_l = ranked.len().min(255);
+    let mut best: Option<(usize, Vec<u8>, Vec<(u8, u8)>)> = None;
+    let mut tried = Vec::new();
+    let lengths = (0..=64).step_by(4).chain([80, 96, 128, 160, 255]);
+    for l in lengths {
+        let l = l.min(max_l);
+        if tried.contains(&l) {
+            continue;
+        }
+        tried.push(l);
+        let table: Vec<u8> = ranked[..l].iter().map(|p| p.0).collect();
+        let (groups, cost) = allocate(needs, &table, budget);
+        let total = cost + l;
+        if best.as_ref().is_none_or(|b| total < b.0) {
+            best = Some((total, table, groups));
+        }
+    }
+    let (cost, table, groups) = best.expect("one table length at least");
+    (table, groups, cost)
+}
+
+/// Group sizes for a fixed table: a few rounds of a knapsack over the groups' saving curves,
+/// each curve measured against the other groups' current sizes. Returns (groups, bytes).
+fn allocate(needs: &BTreeMap<Need, u32>, table: &[u8], budget: usize) -> (Vec<(u8, u8)>, usize) {
+    let base = build_space(table, &[], &[]);
+    // Every group some need could use.
+    let mut all: Vec<u8> = Vec::new();
+    for n in needs.keys() {
+        for (kind, colexc) in candidates(*n) {
+            let d = descriptor(n.class, kind, n.sym == PASS_SYM, colexc);
+            if !all.contains(&d) {
+                all.push(d);
+            }
+        }
+    }
+    all.sort_unstable();
+    let cost_of = |groups: &[(u8, u8)]| -> (usize, Space) {
+        let s = build_space(table, groups, &[]);
+        // Plain classes have fixed count bytes; every other group costs 2 header bytes.
+        let mut c = 2 * groups.iter().filter(|g| g.0 >= 8).count();
+        for (n, &k) in needs {
+            c += k as usize * s.best(*n).1;
+        }
+        (c, s)
+    };
+    let mut groups: Vec<(u8, u8)> = Vec::new();
+    let (mut best_cost, mut space) = cost_of(&groups);
+    let mut best_groups = groups.clone();
+    for _round in 0..3 {
+        // Saving curves: curve[g][r] = bytes saved by the needs of rank r that group g takes.
+        let mut curves: Vec<Vec<i64>> = Vec::with_capacity(all.len());
+        for &d in &all {
+            let pass = d & 0x40 != 0;
+            let mut gain = vec![0i64; if pass { 2 } else { 257.min(budget + 1) }];
+            let len = gain.len() - 1;
+            for (n, &k) in needs {
+                let Some((kind, colexc)) = candidates(*n)
+                    .find(|&(kd, ce)| descriptor(n.class, kd, n.sym == PASS_SYM, ce) == d)
+                else {
+                    continue;
+                };
+                let r = base.sym_rank(n.sym);
+                if r >= len {
+                    continue;
+                }
+                let via = 1 + (kind != n.kind) as usize + (colexc != n.colexc) as usize;
+                let saved = space.best_without(*n, Some(d)).1.saturating_sub(via);
+                gain[r + 1] += saved as i64 * k as i64;
+            }
+            for r in 0..len {
+                gain[r + 1] += gain[r];
+            }
+            // Codes past the last rank that saves anything are worth nothing.
+            let last = (0..=len).rev().find(|&r| r == 0 || gain[r] != gain[r - 1]);
+            gain.truncate(last.unwrap_or(0) + 1);
+            curves.push(gain);
+        }
+        // Knapsack: each extra group in use costs its 2 header bytes.
+        let g = all.len();
+        let mut dp = vec![vec![i64::MIN / 4; budget + 1]; g + 1];
+        dp[0].iter_mut().for_each(|v| *v = 0);
+        let mut pick = vec![vec![0u16; budget + 1]; g];
+        for (i, curve) in curves.iter().enumerate() {
+            let header = if all[i] >= 8 { 2 } else { 0 };
+            for b in 0..=budget {
+                let (mut bv, mut bn) = (dp[i][b], 0usize);
+                for n in 1..curve.len().min(b + 1) {
+                    let v = dp[i][b - n] + curve[n] - header;
                     if v > bv {
                         (bv, bn) = (v, n);
                     }
                 }
-                dp[c + 1][budget] = bv;
-                pick[c][budget] = bn as u16;
+                dp[i + 1][b] = bv;
+                pick[i][b] = bn as u16;
             }
         }
-        let cost = l as i64 - dp[CLASSES][CODES]; // a hit saves the escape's point byte
-        if cost < best.0 {
-            let mut n = [0u8; CLASSES];
-            let mut budget = CODES;
-            for c in (0..CLASSES).rev() {
-                n[c] = pick[c][budget] as u8;
-                budget -= n[c] as usize;
+        let mut b = budget;
+        let mut sizes = vec![0usize; g];
+        for i in (0..g).rev() {
+            sizes[i] = pick[i][b] as usize;
+            b -= sizes[i];
+        }
+        groups = all
+            .iter()
+            .zip(&sizes)
+            .filter(|(_, n)| **n > 0)
+            .map(|(&d, &n)| (d, n as u8))
+            .collect();
+        let (c, s) = cost_of(&groups);
+        space = s;
+        if c < best_cost {
+            best_cost = c;
+            best_groups = groups.clone();
+        } else {
+            break;
+        }
+    }
+    (best_groups, best_cost)
+}
+
+/// Main part of every entry, given the space and the pair roles.
+fn mains(plan: &[PEntry<'_>], wants: &[bool], space: &Space, role: &[u8]) -> Vec<Main> {
+    plan.iter()
+        .enumerate()
+        .map(|(i, p)| {
+            if role[i] == 1 {
+                let key = (
+                    plain_point(p).expect("pair first"),
+                    plain_point(&plan[i + 1]).expect("pair second"),
+                    if plan[i + 1].has_child {
+                        PAIR_CHAIN
+                    } else {
+                        PAIR_LEAF
+                    },
+                );
+                return Main::PairFirst(space.pairs[&key]);
             }
-            best = (cost, l, n);
-        }
-    }
-    (ranked[..best.1].iter().map(|(b, _)| *b).collect(), best.2)
-}
-
-struct Ctx {
-    order: [u8; 256],
-    counts: [u8; CLASSES],
-}
-
-impl Ctx {
-    fn table_code(&self, class: usize, b: u8) -> Option<u8> {
-        let rank = self.order.iter().position(|&t| t == b)?;
-        if rank >= self.counts[class] as usize {
-            return None;
-        }
-        let start: usize = self.counts[..class].iter().map(|&c| c as usize).sum();
-        Some((start + rank) as u8)
-    }
+            if role[i] == 2 {
+                return Main::PairSecond;
+            }
+            match &p.edge.step {
+                Step::Setup(_) => Main::Setup,
+                Step::Move(_) => match need_of(p, wants[i]) {
+                    Some(n) => space.best(n).0,
+                    None => Main::Far,
+                },
+            }
+        })
+        .collect()
 }
 
 /// Bytes of the entry without the pointer and skip values (the pointer's prefix included).
-fn fixed_size(p: &PEntry<'_>, ctx: &Ctx, skip: bool) -> usize {
-    let mut n = 1 + p.ptr_target.is_some() as usize; // main code, pointer prefix
-    match &p.edge.step {
-        Step::Move(m) => {
-            n += (m.kind != MoveType::Normal) as usize
-                + p.colour_exception() as usize
-                + m.symmetric as usize
-                + m.colour_reverse as usize;
-            n += match small_point(m.point) {
-                Some(b) if ctx.table_code(class_of(p, skip), b).is_some() => 0,
-                Some(_) => 1,
-                None => 2,
-            };
-        }
-        Step::Setup(s) => n += varint_len(s.len() as u64) + 2 * s.len(),
+fn fixed_size(p: &PEntry<'_>, main: Main) -> usize {
+    let (kind, colexc) = match &p.edge.step {
+        Step::Move(m) => (m.kind != MoveType::Normal, p.colour_exception()),
+        Step::Setup(_) => (false, false),
+    };
+    let mut n = p.ptr_target.is_some() as usize;
+    if let Step::Move(m) = &p.edge.step {
+        n += m.symmetric as usize + m.colour_reverse as usize;
     }
-    n
+    n + match main {
+        Main::Code { kind, colexc, .. } => 1 + (kind != 0) as usize + colexc as usize,
+        Main::Esc => 2 + kind as usize + colexc as usize,
+        Main::Far => 3 + kind as usize + colexc as usize,
+        Main::Setup => match &p.edge.step {
+            Step::Setup(s) => 1 + varint_len(s.len() as u64) + 2 * s.len(),
+            Step::Move(_) => unreachable!("setup main on a move"),
+        },
+        Main::PairFirst(_) => 1,
+        Main::PairSecond => 0,
+    }
 }
 
 pub(crate) fn encode(plan: &[PEntry<'_>], out: &mut Vec<u8>, skip_min: usize) {
@@ -236,18 +727,34 @@ pub(crate) fn encode(plan: &[PEntry<'_>], out: &mut Vec<u8>, skip_min: usize) {
         .iter()
         .map(|p| p.has_sibling && p.inline() && p.subtree_entries >= skip_min)
         .collect();
-    let (table, counts) = choose_table(plan, &wants);
+    let (space, table, groups) = choose_space(plan, &wants);
     out.push(table.len() as u8);
     out.extend_from_slice(&table);
-    out.extend_from_slice(&counts);
-    let ctx = Ctx {
-        order: full_order(&table),
-        counts,
-    };
+    for c in 0..CLASSES as u8 {
+        out.push(groups.iter().find(|g| g.0 == c).map_or(0, |g| g.1));
+    }
+    let extra: Vec<(u8, u8)> = groups.iter().copied().filter(|g| g.0 >= 5).collect();
+    out.push(extra.len() as u8);
+    for (d, n) in extra {
+        out.extend_from_slice(&[d, n]);
+    }
+    let mut by_code: Vec<(u8, (u8, u8, u8))> = space.pairs.iter().map(|(k, v)| (*v, *k)).collect();
+    by_code.sort_unstable();
+    for (_, (a, b, _)) in &by_code {
+        out.extend_from_slice(&[*a, *b]);
+    }
+    let mut targeted = vec![false; plan.len() + 1];
+    for p in plan {
+        if let Some(t) = p.ptr_target {
+            targeted[t] = true;
+        }
+    }
+    let role = parse_pairs(&pair_candidates(plan, &targeted), &space.pairs);
+    let mains = mains(plan, &wants, &space, &role);
     let fixed: Vec<usize> = plan
         .iter()
-        .zip(&wants)
-        .map(|(p, &s)| fixed_size(p, &ctx, s))
+        .zip(&mains)
+        .map(|(p, &m)| fixed_size(p, m))
         .collect();
     let vw = |v: u64| varint_len(v) as u8;
     let (pos, w) = layout(plan, &fixed, &wants, vw, vw);
@@ -255,11 +762,17 @@ pub(crate) fn encode(plan: &[PEntry<'_>], out: &mut Vec<u8>, skip_min: usize) {
     for (i, p) in plan.iter().enumerate() {
         debug_assert_eq!(out.len() - base, pos[i]);
         let class = class_of(p, wants[i]) as u8;
+        let main = mains[i];
         if let Step::Move(m) = &p.edge.step {
-            if m.kind != MoveType::Normal {
-                out.push(TYPE + m.kind.bits());
+            let (kind, colexc) = match main {
+                Main::Code { kind, colexc, .. } => (kind, colexc),
+                Main::PairFirst(_) | Main::PairSecond => (0, false),
+                _ => (m.kind.bits(), p.colour_exception()),
+            };
+            if kind != 0 {
+                out.push(TYPE + kind);
             }
-            if p.colour_exception() {
+            if colexc {
                 out.push(COLEXC);
             }
             if m.symmetric {
@@ -273,22 +786,22 @@ pub(crate) fn encode(plan: &[PEntry<'_>], out: &mut Vec<u8>, skip_min: usize) {
             out.push(PTR);
             write_varint(out, (pos[i] - pos[t]) as u64, w[i].ptr as usize);
         }
-        match &p.edge.step {
-            Step::Setup(stones) => {
+        match (main, &p.edge.step) {
+            (Main::Setup, Step::Setup(stones)) => {
                 out.push(SETUP + class);
                 write_varint(out, stones.len() as u64, varint_len(stones.len() as u64));
                 write_stones(out, stones);
             }
-            Step::Move(m) => match small_point(m.point) {
-                Some(b) => match ctx.table_code(class as usize, b) {
-                    Some(code) => out.push(code),
-                    None => out.extend_from_slice(&[ESC + class, b]),
-                },
-                None => match m.point {
-                    Point::Pass => out.extend_from_slice(&[FAR + class, 0, 0]),
-                    Point::At { x, y } => out.extend_from_slice(&[FAR + class, x, y]),
-                },
+            (Main::Code { code, .. } | Main::PairFirst(code), _) => out.push(code),
+            (Main::PairSecond, _) => {}
+            (Main::Esc, Step::Move(m)) => {
+                out.extend_from_slice(&[ESC + class, small_point(m.point).expect("small")])
+            }
+            (Main::Far, Step::Move(m)) => match m.point {
+                Point::Pass => out.extend_from_slice(&[FAR + class, 0, 0]),
+                Point::At { x, y } => out.extend_from_slice(&[FAR + class, x, y]),
             },
+            _ => unreachable!("main part matches the step"),
         }
         if wants[i] {
             write_varint(
@@ -300,10 +813,16 @@ pub(crate) fn encode(plan: &[PEntry<'_>], out: &mut Vec<u8>, skip_min: usize) {
     }
 }
 
+// ---------------------------------------------------------------------------------------------
+// Decoder
+
 #[inline]
 pub(crate) fn read(l: &Layout<'_>, pos: usize) -> Result<RawEntry, DecodeError> {
+    if super::is_virtual(pos) {
+        return read_second(l, pos & !VIRTUAL);
+    }
     let b = l.bytes;
-    // Fast path: a one-byte table entry of classes 0-3.
+    // Fast path: a one-byte plain entry of classes 0-3.
     if let Some(&c0) = b.get(pos) {
         let class = l.code_class[c0 as usize];
         // Class 4 with a one-byte skip field is as common on lookup paths as plain entries.
@@ -332,6 +851,32 @@ pub(crate) fn read(l: &Layout<'_>, pos: usize) -> Result<RawEntry, DecodeError> 
         }
     }
     read_slow(l, pos)
+}
+
+/// The second move of the pair code at `at`: no bytes of its own, no sibling, its children
+/// (if any) right after the code.
+fn read_second(l: &Layout<'_>, at: usize) -> Result<RawEntry, DecodeError> {
+    let Some(&c) = l.bytes.get(at) else {
+        return err(at, "virtual position outside the blob");
+    };
+    let d = l.code_ext[c as usize];
+    if d == 0xFF || d & 7 < PAIR_CHAIN {
+        return err(at, "virtual position on no pair code");
+    }
+    Ok(RawEntry {
+        start: at + 1,
+        point: super::from_small(l.code_second[c as usize]),
+        colour_exception: false,
+        kind: MoveType::Normal,
+        symmetric: false,
+        reverse: false,
+        setup: None,
+        has_sibling: false,
+        has_child: d == PAIR_CHAIN,
+        ptr: None,
+        skip: None,
+        end: at + 1,
+    })
 }
 
 fn read_slow(l: &Layout<'_>, pos: usize) -> Result<RawEntry, DecodeError> {
@@ -391,8 +936,34 @@ fn read_slow(l: &Layout<'_>, pos: usize) -> Result<RawEntry, DecodeError> {
         seen |= bit;
     };
     let class = if l.code_class[code as usize] != 0xFF {
+        let d = l.code_ext[code as usize];
         e.point = super::from_small(l.code_point[code as usize]);
-        l.code_class[code as usize] as usize
+        if d & 7 >= PAIR_CHAIN {
+            if seen != 0 {
+                return err(pos, "prefix on a pair code");
+            }
+            e.has_child = true;
+            e.ptr = Some(VIRTUAL | (p - 1));
+            e.end = p;
+            return Ok(e);
+        }
+        let kind = (d >> 3) & 7;
+        if kind != 0 {
+            if seen & 1 != 0 {
+                return err(pos, "type prefix on a typed code");
+            }
+            e.kind = MoveType::from_bits(kind);
+        }
+        if d & 0x80 != 0 {
+            if seen & 2 != 0 {
+                return err(pos, "colour-exception prefix on a colour-exception code");
+            }
+            e.colour_exception = true;
+        }
+        if d & 0x40 != 0 {
+            e.point = Point::Pass;
+        }
+        (d & 7) as usize
     } else if (ESC..FAR).contains(&code) {
         let Some(&q) = b.get(p) else {
             return err(p, "truncated point");
@@ -438,4 +1009,100 @@ fn read_slow(l: &Layout<'_>, pos: usize) -> Result<RawEntry, DecodeError> {
     }
     e.end = p;
     Ok(e)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codec::decode;
+    use crate::model::Step;
+
+    fn first_points(bytes: &[u8]) -> Vec<Point> {
+        let t = decode(bytes).expect("a valid blob");
+        let mut v = 0usize;
+        let mut out = Vec::new();
+        while let Some(e) = t.vertices()[v].edges.first() {
+            let Step::Move(m) = &e.step else { break };
+            out.push(m.point);
+            v = e.to as usize;
+        }
+        out
+    }
+
+    #[test]
+    fn version_1_blobs_still_decode_with_their_own_generic_order() {
+        let (v1, v2) = (generic_order_v1(), generic_order());
+        let r = (0..256)
+            .find(|&r| v1[r] != v2[r])
+            .expect("the orders differ");
+        // Table (3,3) (4,4); class 0 codes: table, then the v1 generic order up to rank r;
+        // class 2: (3,3) only. Line: code r (class 0), code r+1 (class 2, leaf).
+        let mut blob = vec![b'L', b'J', 1, 1, 2, 2, 0x22, 0x33];
+        blob.extend_from_slice(&[r as u8 + 1, 0, 1, 0, 0]);
+        blob.extend_from_slice(&[r as u8, r as u8 + 1]);
+        let want = super::super::from_small(full_order_from(&[0x22, 0x33], v1)[r]);
+        assert_eq!(first_points(&blob), vec![want, Point::at(3, 3)]);
+        // The same bytes as version 2 are not a valid group list.
+        blob[2] = 2;
+        assert!(decode(&blob).is_err());
+    }
+
+    #[test]
+    fn pair_codes_reject_misuse_with_offsets() {
+        // Version 2: no table; one plain class-2 code (order[0]); one extra pair-chain group
+        // of 1 code, pair (4,4) -> (3,3). The line: pair code 1, then the leaf code 0.
+        let head = vec![
+            b'L', b'J', 2, 1, 3, 0, 0, 0, 1, 0, 0, 1, PAIR_CHAIN, 1, 0x33, 0x22,
+        ];
+        let mut ok = head.clone();
+        ok.extend_from_slice(&[1, 0]);
+        let order0 = super::super::from_small(generic_order()[0]);
+        assert_eq!(
+            first_points(&ok),
+            vec![Point::at(4, 4), Point::at(3, 3), order0]
+        );
+        // A prefix on a pair code.
+        let mut bad = head.clone();
+        bad.extend_from_slice(&[TYPE + 1, 1, 0]);
+        let e = decode(&bad).unwrap_err();
+        assert_eq!((e.offset, e.reason), (16, "prefix on a pair code"));
+        // A pair group with a type bit, a plain group among the extras, a pass group of two.
+        for (d, n, reason) in [
+            (PAIR_CHAIN | 8, 1, "bad group descriptor"),
+            (2, 1, "bad group descriptor"),
+            (0x40 | 2, 2, "a pass group has one code at most"),
+        ] {
+            let mut bad = ok.clone();
+            (bad[12], bad[13]) = (d, n);
+            assert_eq!(decode(&bad).unwrap_err().reason, reason, "{d:#x} {n}");
+        }
+        // The walker-facing reader: a virtual position on a plain code is an error.
+        let l = super::super::parse_header(&ok).unwrap();
+        assert!(read(&l, VIRTUAL | 17).is_err());
+        let first = read(&l, 16).unwrap();
+        assert_eq!(first.children(), Some(VIRTUAL | 16));
+        let second = read(&l, VIRTUAL | 16).unwrap();
+        assert_eq!(
+            (second.start, second.end, second.point),
+            (17, 17, Point::at(3, 3))
+        );
+        assert!(second.has_child && !second.has_sibling);
+    }
+
+    #[test]
+    fn typed_codes_and_prefixes_do_not_double_up() {
+        // One extra urgent class-2 group: code 0 is an urgent leaf at order[0].
+        let mut blob = vec![b'L', b'J', 2, 1, 1, 0, 0, 0, 0, 0, 0, 1, 2 | 1 << 3, 1];
+        blob.push(0);
+        let t = decode(&blob).unwrap();
+        let Step::Move(m) = &t.vertices()[0].edges[0].step else {
+            panic!("a move")
+        };
+        assert_eq!(m.kind, MoveType::Urgent);
+        blob.insert(14, TYPE + 2);
+        assert_eq!(
+            decode(&blob).unwrap_err().reason,
+            "type prefix on a typed code"
+        );
+    }
 }

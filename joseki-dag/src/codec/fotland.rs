@@ -37,6 +37,8 @@ pub(crate) fn header(bytes: &[u8], pos: usize, tree_moves: u64) -> Result<Layout
         table,
         code_point: [0; 256],
         code_class: [0xFF; 256],
+        code_ext: [0xFF; 256],
+        code_second: [0; 256],
         root: end,
         tree_moves,
     })

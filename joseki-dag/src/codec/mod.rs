@@ -13,7 +13,9 @@ use crate::model::{Edge, MoveType, Point, Rel, Step, Tree, Vertex};
 use std::collections::HashMap;
 
 pub(crate) const MAGIC: &[u8; 2] = b"LJ";
-pub(crate) const VERSION: u8 = 1;
+/// Version 2: Compact's code groups (types, passes, colour exceptions and 2-move pairs in the
+/// code byte). Version 1 blobs (Compact with five plain classes, or Fotland) still decode.
+pub(crate) const VERSION: u8 = 2;
 
 /// Which blob layout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -65,8 +67,14 @@ pub(crate) struct Layout<'a> {
     pub table: &'a [u8],
     /// Compact: the point byte of each table code.
     pub code_point: [u8; 256],
-    /// Compact: the class of each table code (0xFF: not a table code).
+    /// Compact: the class of each table code (0xFF: not a table code). Classes 0-4 are plain
+    /// single moves (normal type, no flags); `compact::SLOW_CLASS` codes (typed, pass, colour
+    /// exception, 2-move pair) are decoded by `read_entry`.
     pub code_class: [u8; 256],
+    /// Compact: the group descriptor of each table code (0xFF: not a table code), see `compact`.
+    pub code_ext: [u8; 256],
+    /// Compact: the second move's point byte of each pair code.
+    pub code_second: [u8; 256],
     pub root: usize,
     pub tree_moves: u64,
 }
@@ -84,7 +92,9 @@ pub(crate) struct RawEntry {
     pub setup: Option<(usize, usize)>,
     pub has_sibling: bool,
     pub has_child: bool,
-    /// Shared child list (a pointer).
+    /// Shared child list (a pointer), or, for the first move of a Compact pair code, the
+    /// virtual position ([`VIRTUAL`]) at which `read_entry` decodes the pair's second move (the
+    /// first move's only child; its own children follow the pair code inline).
     pub ptr: Option<usize>,
     /// Next sibling's offset, when a skip field gives it.
     pub skip: Option<usize>,
@@ -161,7 +171,8 @@ pub(crate) fn parse_header(bytes: &[u8]) -> Result<Layout<'_>, DecodeError> {
     if bytes.len() < 4 || &bytes[0..2] != MAGIC {
         return err(0, "not a joseki blob (magic `LJ` missing)");
     }
-    if bytes[2] != VERSION {
+    let version = bytes[2];
+    if version != VERSION && version != 1 {
         return err(2, "unsupported joseki blob version");
     }
     let enc = match bytes[3] {
@@ -172,7 +183,7 @@ pub(crate) fn parse_header(bytes: &[u8]) -> Result<Layout<'_>, DecodeError> {
     let (tree_moves, pos) = read_varint(bytes, 4)?;
     match enc {
         Encoding::Fotland => fotland::header(bytes, pos, tree_moves),
-        Encoding::Compact => compact::header(bytes, pos, tree_moves),
+        Encoding::Compact => compact::header(bytes, pos, tree_moves, version),
     }
 }
 
@@ -182,6 +193,15 @@ pub(crate) fn read_entry(l: &Layout<'_>, pos: usize) -> Result<RawEntry, DecodeE
         Encoding::Fotland => fotland::read(l, pos),
         Encoding::Compact => compact::read(l, pos),
     }
+}
+
+/// Positions with the top bit set are virtual: the second move of the pair code at
+/// `pos & !VIRTUAL`. Only `RawEntry::children()` of a pair's first move yields one.
+pub(crate) const VIRTUAL: usize = !(usize::MAX >> 1);
+
+#[inline]
+pub(crate) fn is_virtual(pos: usize) -> bool {
+    pos & VIRTUAL != 0
 }
 
 /// Offset just after the list starting at `pos` (every entry and its inline subtree).
@@ -195,6 +215,13 @@ pub(crate) fn skip_list(
     while pending > 0 {
         let e = read_entry(l, pos)?;
         pending -= 1;
+        if let Some(v) = e.ptr.filter(|&p| is_virtual(p)) {
+            // A pair code: its second move (the only child) is read at the virtual position.
+            *parsed += e.end - e.start;
+            pos = v;
+            pending += 1;
+            continue;
+        }
         if let Some(next) = e.skip.filter(|_| e.inline_children()) {
             // The skip field jumps over the whole inline subtree.
             *parsed += e.end - e.start;
@@ -424,7 +451,8 @@ pub fn decode(bytes: &[u8]) -> Result<Tree, DecodeError> {
             Step::Move(m) => m.colour,
             Step::Setup(_) => top.pc,
         };
-        let target = match e.ptr {
+        let pair = e.ptr.filter(|&p| is_virtual(p));
+        let target = match e.ptr.filter(|_| pair.is_none()) {
             Some(p) => match owner.get(&p) {
                 Some(&t) if finished[t as usize] => t,
                 _ => return err(e.start, "pointer to no finished child list"),
@@ -440,13 +468,19 @@ pub fn decode(bytes: &[u8]) -> Result<Tree, DecodeError> {
             .edges
             .push(Edge { step, to: target });
         pos = e.end;
-        if e.inline_children() {
+        if e.inline_children() || pair.is_some() {
             if depth > 100_000 {
                 return err(e.start, "lists nested too deep");
             }
             top.resume = e.has_sibling;
             top.expect = e.skip;
-            owner.insert(e.end, target);
+            match pair {
+                // A pair's second move is a one-entry list that no pointer can reach.
+                Some(v) => pos = v,
+                None => {
+                    owner.insert(e.end, target);
+                }
+            }
             stack.push(List {
                 v: target,
                 pc: colour,
