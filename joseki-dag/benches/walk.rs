@@ -1,12 +1,17 @@
-//! Follow a 20-move joseki line in all 8 orientations x 2 colours (16 lookups per iteration),
-//! over the Fotland blob (the baseline: no skip fields) and the Compact blob, from the union
-//! of the GNU Go and Pachi joseki files (a synthetic dictionary when ../shared/data is absent).
-//! Prints the bytes parsed per lookup for each encoding.
+//! A 20-move joseki line of the union of the GNU Go and Pachi joseki files (a synthetic
+//! dictionary when ../shared/data is absent), played on the board in each of the 8
+//! orientations x 2 colours:
+//! * `lookup`: the engine lookup, `Walker::lookup(19, moves, None, ..)`, which itself tries
+//!   all 4 corners x 2 orientations and the rectangles; timed per call (16 calls per iteration);
+//! * `follow_16_frames`: the old path and figure, `Walker::follow` once per variant in its
+//!   known frame (16 calls), the same-run baseline;
+//! each over the Compact and the Fotland blob. Prints bytes parsed per lookup and CPU time.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use lens_joseki::stats::first_paths;
 use lens_joseki::{
-    BoardMove, Colour, Continuation, Conventions, Encoding, Frame, Point, Rel, Tree, Walker, encode,
+    BoardMove, BookState, Colour, Continuation, Conventions, Encoding, Frame, Point, Rel, Tree,
+    Walker, encode,
 };
 use std::hint::black_box;
 
@@ -47,12 +52,12 @@ fn dictionary() -> Tree {
     t
 }
 
-/// The first line of at least 20 plain alternating moves, cut to 20.
+/// The first line of at least 21 plain alternating moves, cut to 20 (so it has continuations).
 fn line_of_20(t: &Tree) -> Vec<(Rel, Point)> {
     first_paths(t)
         .into_iter()
         .find(|p| {
-            p.len() >= 20
+            p.len() >= 21
                 && p.iter().all(|m| m.1 != Point::Pass)
                 && p.windows(2).all(|w| w[0].0 != w[1].0)
                 && p[0].0 == Rel::Same
@@ -74,11 +79,23 @@ fn thread_cpu_seconds() -> Option<f64> {
     Some(ticks / 100.0)
 }
 
+/// CPU seconds per call of `f` over `iters` iterations of `calls` calls, if /proc has them.
+fn cpu_per_call(iters: usize, calls: usize, mut f: impl FnMut() -> usize) -> Option<f64> {
+    let t0 = thread_cpu_seconds()?;
+    let mut n = 0;
+    for _ in 0..iters {
+        n += f();
+    }
+    black_box(n);
+    let t1 = thread_cpu_seconds()?;
+    Some((t1 - t0) / (iters * calls) as f64)
+}
+
 fn bench(c: &mut Criterion) {
     let tree = dictionary();
     let line = line_of_20(&tree);
     // 8 orientations x 2 colours, as board moves.
-    let frames: Vec<(Frame, Colour, Vec<BoardMove>)> = (0..8u8)
+    let variants: Vec<(Frame, Colour, Vec<BoardMove>)> = (0..8u8)
         .flat_map(|o| [Colour::Black, Colour::White].map(move |first| (o, first)))
         .map(|(o, first)| {
             let f = Frame::orientation(19, o);
@@ -101,60 +118,91 @@ fn bench(c: &mut Criterion) {
             (f, first, moves)
         })
         .collect();
-    let mut group = c.benchmark_group("walk_20_moves_16_frames");
+    let calls = variants.len();
+    let mut group = c.benchmark_group("walk_20_moves");
     group
         .sample_size(30)
         .measurement_time(std::time::Duration::from_secs(2));
-    for enc in Encoding::ALL {
+    let mut cpu: Vec<(String, f64)> = Vec::new();
+    for enc in [Encoding::Compact, Encoding::Fotland] {
         let blob = encode(&tree, enc);
         let w = Walker::new(&blob).expect("valid blob");
         let mut out = [Continuation::EMPTY; 32];
-        let parsed: usize = frames
-            .iter()
-            .map(|(f, col, m)| w.follow(f, m, *col, &mut out).parsed)
-            .sum();
-        assert!(
-            frames
-                .iter()
-                .all(|(f, col, m)| w.follow(f, m, *col, &mut out).in_book)
-        );
         eprintln!(
-            "{}: {} bytes, {} moves; bytes parsed per 20-move lookup: {:.1}",
+            "{}: {} bytes, {} moves, line {:?}",
             enc.name(),
             blob.len(),
             tree.tree_moves(),
-            parsed as f64 / frames.len() as f64
+            line.iter().map(|m| m.1).collect::<Vec<_>>()
         );
-        // CPU time of a fixed number of iterations, for a loaded machine.
-        if let Some(t0) = thread_cpu_seconds() {
-            let iters = 20_000;
-            let mut n = 0;
-            for _ in 0..iters {
-                for (f, col, m) in &frames {
-                    n += w.follow(f, black_box(m), *col, &mut out).continuations;
-                }
-            }
-            black_box(n);
-            if let Some(t1) = thread_cpu_seconds() {
-                eprintln!(
-                    "{}: CPU time per 16 lookups {:.2} us ({:.0} ns per lookup)",
-                    enc.name(),
-                    (t1 - t0) * 1e6 / iters as f64,
-                    (t1 - t0) * 1e9 / (iters * frames.len()) as f64
-                );
-            }
+        // The engine lookup finds the line in every variant; bytes parsed per call.
+        let mut parsed = 0;
+        for (f, first, m) in &variants {
+            let r = w.lookup(19, m, None, first.opponent(), &mut out);
+            let corner = r.corners[f.corner as usize];
+            assert_eq!(corner.state, BookState::InBook, "{} {f:?}", enc.name());
+            assert_eq!(corner.followed, 20);
+            parsed += r.parsed;
         }
-        group.bench_function(enc.name(), |b| {
-            b.iter(|| {
-                let mut n = 0;
-                for (f, col, m) in &frames {
-                    n += w.follow(f, black_box(m), *col, &mut out).continuations;
-                }
-                black_box(n)
+        let old: usize = variants
+            .iter()
+            .map(|(f, col, m)| {
+                let r = w.follow(f, m, *col, &mut out);
+                assert!(r.in_book);
+                r.parsed
             })
+            .sum();
+        eprintln!(
+            "{}: bytes parsed per lookup: engine lookup (8 orientations) {:.1}; old path {:.1} per known frame, {} per 16 frames",
+            enc.name(),
+            parsed as f64 / calls as f64,
+            old as f64 / calls as f64,
+            old
+        );
+        let lookup_all = |out: &mut [Continuation]| {
+            let mut n = 0;
+            for (_, first, m) in &variants {
+                n += w
+                    .lookup(19, black_box(m), None, first.opponent(), out)
+                    .continuations;
+            }
+            n
+        };
+        let follow_all = |out: &mut [Continuation]| {
+            let mut n = 0;
+            for (f, col, m) in &variants {
+                n += w.follow(f, black_box(m), *col, out).continuations;
+            }
+            n
+        };
+        // CPU time over a fixed number of iterations (the machine is shared).
+        let iters = 20_000;
+        if let Some(t) = cpu_per_call(iters, calls, || lookup_all(&mut out)) {
+            cpu.push((format!("{} lookup, per call", enc.name()), t));
+        }
+        if let Some(t) = cpu_per_call(iters, 1, || follow_all(&mut out)) {
+            cpu.push((format!("{} follow, 16 known frames", enc.name()), t));
+        }
+        group.bench_function(format!("{}/lookup_x16", enc.name()), |b| {
+            b.iter(|| black_box(lookup_all(&mut out)))
+        });
+        group.bench_function(format!("{}/follow_16_frames", enc.name()), |b| {
+            b.iter(|| black_box(follow_all(&mut out)))
         });
     }
     group.finish();
+    if let Some((_, base)) = cpu
+        .iter()
+        .find(|(n, _)| n == "compact follow, 16 known frames")
+    {
+        eprintln!(
+            "CPU time ({} iterations each; ratio to the old compact 16-frame figure):",
+            20_000
+        );
+        for (name, t) in &cpu {
+            eprintln!("  {name:40} {:9.1} ns  {:6.3}x", t * 1e9, t / base);
+        }
+    }
 }
 
 criterion_group!(benches, bench);

@@ -148,10 +148,20 @@ pub struct Lookup {
     pub parsed: usize,
 }
 
+mod engine;
+mod fast;
+
+pub use engine::{BookCursor, BookLookup, BookState, CornerBook};
+
 /// A walker over one encoded blob (either encoding).
 #[derive(Clone, Copy)]
 pub struct Walker<'a> {
     l: Layout<'a>,
+    /// Root entries of a plain first move by small point byte (`u32::MAX`: none), built once
+    /// by `new`: every lookup starts at the root, and the root list is the longest.
+    root_index: [u32; 257],
+    /// Per code byte: a one-byte entry and its sibling / child bits (`fast::meta`).
+    meta: [u8; 256],
 }
 
 impl std::fmt::Debug for Walker<'_> {
@@ -167,8 +177,11 @@ impl<'a> Walker<'a> {
     /// Validate the blob once (a full decode), then walk it in place.
     pub fn new(bytes: &'a [u8]) -> Result<Walker<'a>, DecodeError> {
         crate::codec::decode(bytes)?;
+        let l = parse_header(bytes)?;
         Ok(Walker {
-            l: parse_header(bytes)?,
+            l,
+            root_index: fast::root_index(&l),
+            meta: fast::meta(&l),
         })
     }
 
@@ -324,7 +337,9 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// Follow `moves` in one frame. `to_move` colours the continuations of an empty corner.
+    /// Follow `moves` in one known frame, on the general entry path: the per-frame walk that
+    /// [`Walker::lookup`] replaces, kept as the benchmark's baseline. `to_move` colours the
+    /// continuations of an empty corner.
     pub fn follow(
         &self,
         frame: &Frame,
@@ -385,10 +400,10 @@ impl<'a> Walker<'a> {
         }
     }
 
-    /// Look a corner up as RiscIgo did: the half board from that corner (both halves), then the
-    /// quarter board, each in both orientations; the first rectangle in which at least one
-    /// move was played and every move is in the book wins. With no move in any rectangle, the
-    /// empty corner's continuations. Otherwise the deepest attempt, `in_book == false`.
+    /// One corner, as [`Walker::lookup`] with `Some(corner)` (both orientations, RiscIgo's
+    /// rectangles), reported as a [`Lookup`]: `frame` is the deciding rectangle in the first
+    /// orientation in the book, `continuations` those of every orientation in the book. An
+    /// empty corner is `in_book` with the book's first moves.
     pub fn lookup_corner(
         &self,
         size: u8,
@@ -397,42 +412,15 @@ impl<'a> Walker<'a> {
         to_move: Colour,
         out: &mut [Continuation],
     ) -> Lookup {
-        let half = size.div_ceil(2);
-        let rects = [(size, half), (half, half)];
-        let mut best: Option<Lookup> = None;
-        let mut parsed = 0;
-        for (w, h) in rects {
-            for t in [false, true] {
-                let f = Frame::new(size, corner, t).with_rect(w, h);
-                let r = self.follow(&f, moves, to_move, out);
-                parsed += r.parsed;
-                let any = moves.iter().any(|m| {
-                    m.at.and_then(|(x, y)| f.to_corner(x, y))
-                        .is_some_and(|c| f.in_rect(c))
-                });
-                if r.in_book && any {
-                    return Lookup { parsed, ..r };
-                }
-                if !r.in_book && best.is_none_or(|b| r.followed > b.followed) {
-                    best = Some(r);
-                }
-            }
-        }
-        match best {
-            Some(b) => Lookup {
-                parsed,
-                continuations: 0,
-                ..b
-            },
-            None => {
-                // Nothing played in the corner: the book's first moves.
-                let f = Frame::new(size, corner, false).with_rect(half, half);
-                let r = self.follow(&f, &[], to_move, out);
-                Lookup {
-                    parsed: parsed + r.parsed,
-                    ..r
-                }
-            }
+        let r = self.lookup(size, moves, Some(corner), to_move, out);
+        let c = r.corners[corner as usize & 3];
+        Lookup {
+            frame: c.frame(size, c.orientations == 2),
+            in_book: c.state != BookState::OutOfBook,
+            followed: c.followed,
+            left_at: c.left_at,
+            continuations: r.continuations,
+            parsed: r.parsed,
         }
     }
 

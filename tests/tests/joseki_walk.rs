@@ -1,15 +1,18 @@
 //! The walker: a line found in one orientation and colour is found in all 16 with the same
-//! continuations; transpositions, tenuki and colour repeats, setup lines, leaving the book,
-//! the corner lookup with rectangle fallback.
+//! continuations, by the old per-frame path and by the engine lookup; the fast walk against the
+//! decoded tree and the old walk on every vertex of every data file; the incremental cursor
+//! against the batch lookup; transpositions, tenuki and colour repeats, setup lines, leaving
+//! the book, the rectangle fallback.
 
 #[path = "joseki_data.rs"]
 mod data;
 
 use lens_joseki::{
-    BoardMove, Colour, Continuation, Conventions, Encoding, Frame, MoveType, Point, Rel, Step,
-    Tree, Walker, encode, import_sgf_into, parse_text,
+    BoardMove, BookLookup, BookState, Colour, Continuation, Conventions, Encoding, Frame, MoveType,
+    Point, Rel, Step, Tree, Walker, encode, import_sgf_into, parse_text,
 };
 use proptest::prelude::*;
+use std::collections::BTreeSet;
 
 /// A continuation seen from the frame: (colour relative to the line's first mover, point, type).
 type Seen = (Rel, Point, MoveType);
@@ -132,15 +135,128 @@ fn data_union() -> Option<&'static (Tree, Vec<Vec<u8>>)> {
         .as_ref()
 }
 
-/// Follow `line` in every orientation and colour; all 16 must agree, and match the tree.
+/// The moves of `moves` inside `frame`'s rectangle, in the frame, colours relative to the first.
+fn frame_line(frame: &Frame, moves: &[BoardMove]) -> Vec<(Rel, Point)> {
+    let mut first = None;
+    moves
+        .iter()
+        .filter_map(|m| {
+            let (x, y) = m.at?;
+            let (cx, cy) = frame.to_corner(x, y)?;
+            if cx > frame.width || cy > frame.height {
+                return None;
+            }
+            let f = *first.get_or_insert(m.colour);
+            Some((
+                if m.colour == f {
+                    Rel::Same
+                } else {
+                    Rel::Opposite
+                },
+                Point::at(cx, cy),
+            ))
+        })
+        .collect()
+}
+
+/// What `Walker::lookup` must answer, from the tree: for every corner it calls in the book,
+/// every orientation it calls in the book must hold the rectangle's moves, and the
+/// continuations are the union of those orientations' tree continuations, on the board.
+/// Also checks that no orientation it left out of a deciding rectangle is in the tree.
+fn expected_union(
+    tree: &Tree,
+    moves: &[BoardMove],
+    r: &BookLookup,
+) -> BTreeSet<(Option<(u8, u8)>, Colour)> {
+    let mut set = BTreeSet::new();
+    for c in &r.corners {
+        if c.state != BookState::InBook {
+            continue;
+        }
+        for t in 0..2u8 {
+            let frame = c.frame(19, t == 1);
+            let line = frame_line(&frame, moves);
+            let first = moves
+                .iter()
+                .find(|m| {
+                    m.at.and_then(|(x, y)| frame.to_corner(x, y))
+                        .is_some_and(|(cx, cy)| cx <= frame.width && cy <= frame.height)
+                })
+                .unwrap()
+                .colour;
+            let next = tree_next_plain(tree, &line);
+            assert_eq!(
+                next.is_some(),
+                c.orientations & (1 << t) != 0,
+                "corner {} orientation {t}: {line:?}",
+                c.corner
+            );
+            for (rel, p, _) in next.into_iter().flatten() {
+                let at = match p {
+                    Point::Pass => None,
+                    Point::At { x, y } => match frame.to_board(x, y) {
+                        Some(b) => Some(b),
+                        None => continue,
+                    },
+                };
+                let colour = if rel == Rel::Same {
+                    first
+                } else {
+                    first.opponent()
+                };
+                set.insert((at, colour));
+            }
+        }
+    }
+    set
+}
+
+/// `tree_next` for plain alternating lines; a colour repeat may also be a recorded tenuki.
+fn tree_next_plain(tree: &Tree, line: &[(Rel, Point)]) -> Option<Vec<Seen>> {
+    tree_next(tree, line)
+}
+
+fn got_set(out: &[Continuation]) -> BTreeSet<(Option<(u8, u8)>, Colour)> {
+    out.iter().map(|c| (c.at, c.colour)).collect()
+}
+
+/// Follow `line` in every orientation and colour; all 16 must agree, and match the tree; the
+/// engine lookup (all 8 orientations itself) must find it in every variant, agree with the
+/// tree, and give the same continuations seen from the line's frame.
 fn check_all_16(tree: &Tree, blob: &[u8], line: &[(Rel, Point)]) {
     let w = Walker::new(blob).unwrap();
     let expect = tree_next(tree, line).expect("the line comes from the tree");
     let mut out = [Continuation::EMPTY; 64];
+    let mut engine_seen: Option<Vec<Seen>> = None;
     for o in 0..8u8 {
         for first in [Colour::Black, Colour::White] {
             let frame = Frame::orientation(19, o);
             let moves = to_board(&frame, line, first);
+            let r = w.lookup(19, &moves, None, first, &mut out);
+            assert!(r.continuations <= out.len());
+            let got = &out[..r.continuations];
+            assert_eq!(got_set(got).len(), got.len(), "no duplicates");
+            assert_eq!(got_set(got), expected_union(tree, &moves, &r), "{line:?}");
+            if !line.is_empty() {
+                let c = r.corners[frame.corner as usize];
+                assert_eq!(c.state, BookState::InBook, "orientation {o}: {line:?}");
+                assert_eq!(c.followed, line.len());
+                assert!(c.frame(19, frame.transpose).width > 0);
+                // Seen from the line's own frame, the answer is the same in all 16 variants.
+                let s = seen(&frame, first, got);
+                for e in &expect {
+                    // Types may merge with the reflection's (the more specific one is kept).
+                    assert!(
+                        s.iter().any(|g| (g.0, g.1) == (e.0, e.1)
+                            && (g.2 == e.2 || e.2 == MoveType::Normal || g.2.bits() > e.2.bits())),
+                        "{e:?} missing, orientation {o}, {line:?}"
+                    );
+                }
+                match &engine_seen {
+                    None => engine_seen = Some(s),
+                    Some(prev) => assert_eq!(prev, &s, "orientation {o}, {first:?}: {line:?}"),
+                }
+            }
             let r = w.follow(&frame, &moves, first, &mut out);
             assert!(
                 r.in_book,
@@ -300,9 +416,17 @@ fn corner_lookup_falls_back_to_the_quarter_board() {
         (10, 10),
         "the quarter board"
     );
+    // d4 c6 in this frame is d4 f3 in the other orientation, also in the book: d6 and f3
+    // after d4 c6, and c6 d3 after d4 f3 (seen here as f3 and c4): 3 distinct points.
+    let mut got = seen(&frame, Colour::White, &out[..r.continuations]);
+    got.dedup();
     assert_eq!(
-        r.continuations, 2,
-        "d6 and f3 after d4 c6 (or c6 d6 after d4 f3, its reflection)"
+        got,
+        vec![
+            (Rel::Same, Point::at(3, 4), MoveType::Normal),
+            (Rel::Same, Point::at(4, 6), MoveType::Normal),
+            (Rel::Same, Point::at(6, 3), MoveType::Normal),
+        ]
     );
     // Without the far stones the half board already matches.
     moves.remove(1);
@@ -310,9 +434,317 @@ fn corner_lookup_falls_back_to_the_quarter_board() {
     let r = w.lookup_corner(19, 3, &moves, Colour::Black, &mut out);
     assert!(r.in_book);
     assert_eq!(r.frame.width.max(r.frame.height), 19);
-    // An empty corner: the first moves, coloured for the side to move.
+    // An empty corner: the first moves in both orientations, coloured for the side to move
+    // (d4 and c3 are their own reflections, c4 and d3 each other's).
     let r = w.lookup_corner(19, 0, &[], Colour::White, &mut out);
     assert!(r.in_book);
-    assert_eq!(r.continuations, 3);
-    assert!(out[..3].iter().all(|c| c.colour == Colour::White));
+    assert_eq!(r.continuations, 4);
+    assert!(out[..4].iter().all(|c| c.colour == Colour::White));
+    let f = Frame::orientation(19, 0);
+    let pts: BTreeSet<_> = out[..4].iter().map(|c| c.at.unwrap()).collect();
+    let want: BTreeSet<_> = [(4, 4), (3, 4), (4, 3), (3, 3)]
+        .map(|(x, y)| f.to_board(x, y).unwrap())
+        .into();
+    assert_eq!(pts, want);
+    // The whole-board lookup lists no empty corner.
+    let r = w.lookup(19, &[], None, Colour::Black, &mut out);
+    assert_eq!(r.continuations, 0);
+    assert!(r.corners.iter().all(|c| c.state == BookState::Empty));
+}
+
+#[test]
+fn a_half_board_line_beats_the_quarter_and_is_found_transposed() {
+    // A line leaving the quarter board along one edge: found in the half board, in both
+    // orientations of the corner (the half board along either edge).
+    let mut t = parse_text("( d4 ( c6 c12 ( c14 | d13 ) | f3 ) )").unwrap();
+    t.canonicalize();
+    let blob = encode(&t, Encoding::Compact);
+    let w = Walker::new(&blob).unwrap();
+    let mut out = [Continuation::EMPTY; 8];
+    for o in 0..8u8 {
+        let frame = Frame::orientation(19, o);
+        let line = [
+            (Rel::Same, Point::at(4, 4)),
+            (Rel::Opposite, Point::at(3, 6)),
+            (Rel::Same, Point::at(3, 12)),
+        ];
+        let moves = to_board(&frame, &line, Colour::Black);
+        let r = w.lookup(19, &moves, None, Colour::White, &mut out);
+        let c = r.corners[frame.corner as usize];
+        assert_eq!(c.state, BookState::InBook, "orientation {o}");
+        assert_eq!(c.followed, 3);
+        let f = c.frame(19, frame.transpose);
+        assert_eq!(
+            (f.width, f.height),
+            (10, 19),
+            "the half board along the frame's y"
+        );
+        assert_eq!(c.orientations, 1 << frame.transpose as u8);
+        assert_eq!(
+            seen(&frame, Colour::Black, &out[..r.continuations]),
+            vec![
+                (Rel::Opposite, Point::at(3, 14), MoveType::Normal),
+                (Rel::Opposite, Point::at(4, 13), MoveType::Normal),
+            ]
+        );
+        // Cut to the quarter board, c12 is not in the corner: the quarter's d4 c6 decides,
+        // with both orientations (c6 and f3 are in the book).
+        let r = w.lookup(19, &moves[..2], Some(frame.corner), Colour::White, &mut out);
+        let c = r.corners[frame.corner as usize];
+        assert_eq!(c.state, BookState::InBook);
+        assert_eq!(c.followed, 2);
+    }
+}
+
+#[test]
+fn leaving_the_book_through_the_engine_lookup() {
+    let t = sample_tree();
+    let w_blobs: Vec<Vec<u8>> = Encoding::ALL.iter().map(|&e| encode(&t, e)).collect();
+    for blob in &w_blobs {
+        let w = Walker::new(blob).unwrap();
+        let frame = Frame::orientation(19, 6);
+        let mut out = [Continuation::EMPTY; 8];
+        // d4 c6 then j9 (not in the book): left at index 2 (after a pass at index 1).
+        let mut moves = to_board(
+            &frame,
+            &[
+                (Rel::Same, Point::at(4, 4)),
+                (Rel::Opposite, Point::at(3, 6)),
+                (Rel::Same, Point::at(9, 9)),
+            ],
+            Colour::White,
+        );
+        moves.insert(
+            1,
+            BoardMove {
+                colour: Colour::Black,
+                at: None,
+            },
+        );
+        let r = w.lookup(19, &moves, None, Colour::Black, &mut out);
+        let c = r.corners[frame.corner as usize];
+        assert_eq!(c.state, BookState::OutOfBook);
+        assert_eq!(c.followed, 2);
+        assert_eq!(c.left_at, Some(3));
+        assert_eq!(r.left_at(), Some(3));
+        assert!(!r.in_book());
+        assert_eq!(r.continuations, 0);
+        // Past the end of a line: d4 f3 d3 is a leaf; one more move leaves the book.
+        let moves = to_board(
+            &frame,
+            &[
+                (Rel::Same, Point::at(4, 4)),
+                (Rel::Opposite, Point::at(6, 3)),
+                (Rel::Same, Point::at(4, 3)),
+                (Rel::Opposite, Point::at(3, 3)),
+            ],
+            Colour::Black,
+        );
+        let r = w.lookup(19, &moves[..3], None, Colour::White, &mut out);
+        assert!(r.in_book());
+        let r3 = r.corners[frame.corner as usize];
+        assert_eq!(r3.followed, 3);
+        let r = w.lookup(19, &moves, None, Colour::White, &mut out);
+        assert_eq!(r.corners[frame.corner as usize].left_at, Some(3));
+        // A first move not in the book at all.
+        let moves = to_board(&frame, &[(Rel::Same, Point::at(7, 7))], Colour::Black);
+        let r = w.lookup(19, &moves, Some(frame.corner), Colour::White, &mut out);
+        assert_eq!(r.corners[frame.corner as usize].state, BookState::OutOfBook);
+        assert_eq!(r.left_at(), Some(0));
+        // Another corner out of the book does not hide this one.
+        let mut moves = to_board(&frame, &[(Rel::Same, Point::at(4, 4))], Colour::Black);
+        let other = Frame::orientation(19, (6 + 3) % 8);
+        assert_ne!(other.corner, frame.corner);
+        moves.push(BoardMove {
+            colour: Colour::White,
+            at: other.to_board(9, 8),
+        });
+        let r = w.lookup(19, &moves, None, Colour::Black, &mut out);
+        assert_eq!(r.corners[frame.corner as usize].state, BookState::InBook);
+        assert_eq!(r.corners[other.corner as usize].state, BookState::OutOfBook);
+        assert_eq!(r.left_at(), Some(1));
+        assert!(r.in_book());
+        // After d4, sample_tree has c6, f3, e3: and their reflections c6 <-> f3, e3 <-> c5.
+        assert_eq!(r.continuations, 4);
+    }
+}
+
+#[test]
+fn engine_lookup_handles_tenuki_and_colour_repeats() {
+    let t = parse_text("( d4 ( e3 tenuki c3 c4 | f3 c3:repeat d3 ) )").unwrap();
+    for enc in Encoding::ALL {
+        let blob = encode(&t, enc);
+        let w = Walker::new(&blob).unwrap();
+        let frame = Frame::orientation(19, 3);
+        let mut out = [Continuation::EMPTY; 8];
+        for (second, third, next) in [((5, 3), (3, 3), (3, 4)), ((6, 3), (3, 3), (4, 3))] {
+            let line = [
+                (Rel::Same, Point::at(4, 4)),
+                (Rel::Opposite, Point::at(second.0, second.1)),
+                (Rel::Opposite, Point::at(third.0, third.1)),
+            ];
+            let mut moves = to_board(&frame, &line, Colour::Black);
+            // Black's tenuki is played in another corner of the board.
+            moves.insert(
+                2,
+                BoardMove {
+                    colour: Colour::Black,
+                    at: Frame::orientation(19, 0).to_board(4, 4),
+                },
+            );
+            let r = w.lookup(19, &moves, Some(frame.corner), Colour::Black, &mut out);
+            let c = r.corners[frame.corner as usize];
+            assert_eq!(c.state, BookState::InBook, "{enc:?} {line:?}");
+            assert_eq!(c.orientations, 1 << frame.transpose as u8);
+            assert_eq!(r.continuations, 1);
+            assert_eq!(out[0].at, frame.to_board(next.0, next.1));
+            assert_eq!(out[0].colour, Colour::Black);
+        }
+    }
+}
+
+/// Every vertex's first path (passes and colour exceptions included, setup edges excluded).
+fn vertex_paths(tree: &Tree) -> Vec<Vec<(Rel, Point)>> {
+    let mut seen = vec![false; tree.vertices().len()];
+    seen[0] = true;
+    let mut out = vec![Vec::new()];
+    let mut stack = vec![(0u32, Vec::new())];
+    while let Some((v, path)) = stack.pop() {
+        for e in &tree.vertex(v).edges {
+            let Step::Move(m) = &e.step else { continue };
+            if std::mem::replace(&mut seen[e.to as usize], true) {
+                continue;
+            }
+            let mut p: Vec<(Rel, Point)> = path.clone();
+            p.push((m.colour, m.point));
+            out.push(p.clone());
+            stack.push((e.to, p));
+        }
+    }
+    out
+}
+
+#[test]
+fn fast_walk_agrees_with_the_tree_and_the_old_walk_on_every_vertex() {
+    let Some(files) = data::joseki_files() else {
+        return;
+    };
+    let mut checked = 0;
+    let mut out = [(Rel::Same, Point::Pass, MoveType::Normal); 256];
+    let mut old = [(Rel::Same, Point::Pass, MoveType::Normal); 256];
+    for (name, text) in &files {
+        let mut t = Tree::new();
+        import_sgf_into(&mut t, text, Conventions::Auto).unwrap();
+        t.canonicalize();
+        for enc in Encoding::ALL {
+            let blob = encode(&t, enc);
+            let w = Walker::new(&blob).unwrap();
+            for path in vertex_paths(&t) {
+                let expect = tree_next(&t, &path).expect("a path of the tree");
+                let (n, parsed) = w
+                    .frame_next(&path, &mut out)
+                    .unwrap_or_else(|| panic!("{name} {enc:?}: {path:?} not found"));
+                let mut got = out[..n].to_vec();
+                got.sort();
+                assert_eq!(got, expect, "{name} {enc:?}: {path:?}");
+                let m = w
+                    .follow_frame(&path, &mut old)
+                    .expect("the old walk finds it");
+                assert_eq!(m, n);
+                assert_eq!(&old[..m], &out[..n], "{name} {enc:?}: same order too");
+                assert!(parsed > 0 || n == 0, "{name}: a listing parses its entries");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 8000, "{checked} paths");
+}
+
+#[test]
+fn engine_lookup_agrees_with_the_tree_on_every_vertex_of_the_union() {
+    let Some((tree, blobs)) = data_union() else {
+        return;
+    };
+    let w = Walker::new(&blobs[1]).unwrap();
+    let mut out = [Continuation::EMPTY; 128];
+    let mut checked = 0;
+    for (k, path) in vertex_paths(tree).into_iter().enumerate() {
+        // Plain alternation only: a pass on the board is no move in the corner.
+        if path.iter().any(|m| m.1 == Point::Pass)
+            || path.windows(2).any(|w| w[0].0 == w[1].0)
+            || path.first().is_some_and(|m| m.0 != Rel::Same)
+        {
+            continue;
+        }
+        let frame = Frame::orientation(19, (k % 8) as u8);
+        let first = if k % 3 == 0 {
+            Colour::White
+        } else {
+            Colour::Black
+        };
+        let moves = to_board(&frame, &path, first);
+        let r = w.lookup(19, &moves, None, first, &mut out);
+        assert!(r.continuations <= out.len());
+        assert_eq!(
+            got_set(&out[..r.continuations]),
+            expected_union(tree, &moves, &r),
+            "{path:?}"
+        );
+        // The cursor, played one move at a time, answers the same after every move.
+        let mut c = w.cursor(19, None);
+        let mut out2 = [Continuation::EMPTY; 128];
+        for m in &moves {
+            c.play(*m);
+        }
+        let r2 = c.lookup(first, &mut out2);
+        assert_eq!(r2, r);
+        assert_eq!(&out2[..r2.continuations], &out[..r.continuations]);
+        checked += 1;
+    }
+    assert!(checked > 2000, "{checked}");
+}
+
+#[test]
+fn the_cursor_equals_the_batch_lookup_after_every_move() {
+    let t = sample_tree();
+    let blob = encode(&t, Encoding::Compact);
+    let w = Walker::new(&blob).unwrap();
+    // Two corners in play, a pass, a move off the board and one far from any corner.
+    let a = Frame::orientation(19, 2);
+    let b = Frame::orientation(19, 7);
+    // Colours need not alternate on the board: each corner sees its own sequence.
+    let moves = [
+        (Colour::Black, a.to_board(4, 4)),
+        (Colour::White, b.to_board(3, 4)),
+        (Colour::White, a.to_board(3, 6)),
+        (Colour::Black, None),
+        (Colour::Black, b.to_board(5, 3)),
+        (Colour::White, Frame::orientation(19, 0).to_board(3, 3)),
+        (Colour::Black, a.to_board(4, 6)),
+        (Colour::White, Some((30, 2))),
+        (Colour::White, b.to_board(3, 6)),
+    ]
+    .map(|(colour, at)| BoardMove { colour, at });
+    let mut c = w.cursor(19, None);
+    let (mut o1, mut o2) = ([Continuation::EMPTY; 32], [Continuation::EMPTY; 32]);
+    for k in 0..moves.len() {
+        c.play(moves[k]);
+        assert_eq!(c.moves(), k + 1);
+        let r1 = c.lookup(Colour::White, &mut o1);
+        let r2 = w.lookup(19, &moves[..=k], None, Colour::White, &mut o2);
+        assert_eq!(r1, r2, "after move {k}");
+        assert_eq!(&o1[..r1.continuations], &o2[..r2.continuations]);
+        // A saved cursor is a value: copying it and playing on does not change the original.
+        let mut fork = c;
+        fork.play(moves[0]);
+        assert_eq!(c.lookup(Colour::White, &mut o1), r1);
+    }
+    let r = c.lookup(Colour::White, &mut o1);
+    assert_eq!(r.corners[a.corner as usize].state, BookState::InBook);
+    assert_eq!(r.corners[b.corner as usize].state, BookState::InBook);
+    assert_eq!(
+        r.corners[0].state,
+        BookState::InBook,
+        "c3 (3-3) is a first move"
+    );
 }

@@ -1,0 +1,386 @@
+//! The fast step: one move from a position, by scanning its sibling list in place.
+//!
+//! Compact entries of classes 0-3 are one byte: they are compared on their code and skipped
+//! without building a [`RawEntry`](crate::codec::RawEntry); earlier siblings' subtrees are
+//! jumped by their skip fields, or counted over byte by byte when small. Every other entry (and
+//! every Fotland entry) goes through `read_entry`. The blob was validated by `Walker::new`, so a
+//! read error here only ends the walk.
+
+use super::{Colour, Continuation, Frame, Walker};
+use crate::codec::compact::CLASS_BITS;
+use crate::codec::{Encoding, Layout, read_entry, small_point};
+use crate::model::{MoveType, Point, Rel};
+
+/// No child list (a leaf). Lists are offsets in the blob, or the codec's virtual positions
+/// (the second move of a pair code), which only `read_entry` reads.
+pub(crate) const LEAF: usize = usize::MAX;
+
+/// Where a walk stands: the child list of the position reached (`LEAF`: nothing follows) and
+/// the colour of the move that reached it. The empty corner acts as if `Opposite` moved last.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct At {
+    pub list: usize,
+    pub last: Rel,
+}
+
+/// One entry as the listing sees it.
+#[derive(Clone, Copy)]
+pub(crate) struct View {
+    pub point: Point,
+    pub colour: Rel,
+    pub kind: MoveType,
+    pub symmetric: bool,
+    pub reverse: bool,
+}
+
+/// `Walker::meta` bits of a code byte: a one-byte plain entry (Compact classes 0-3), and its
+/// has-sibling and has-child bits. Zero for every other byte (and every Fotland byte).
+pub(crate) const ONE: u8 = 0x80;
+pub(crate) const SIB: u8 = 1;
+pub(crate) const CHILD: u8 = 2;
+
+pub(crate) fn meta(l: &Layout<'_>) -> [u8; 256] {
+    let mut m = [0u8; 256];
+    if l.enc == Encoding::Compact {
+        for (c, slot) in m.iter_mut().enumerate() {
+            let class = l.code_class[c];
+            if class < 4 {
+                let (s, ch) = CLASS_BITS[class as usize];
+                *slot = ONE | if s { SIB } else { 0 } | if ch { CHILD } else { 0 };
+            }
+        }
+    }
+    m
+}
+
+/// Root entries of a plain first move (no colour exception, no setup, small point) by point
+/// byte: the first step of every lookup is one load instead of a scan of the longest list.
+/// Slot 256 is 0 when no other move entry is at the root (a far first move, a pass or a
+/// colour exception), so a frame whose first move is far from its corner dies without a scan.
+pub(crate) fn root_index(l: &Layout<'_>) -> [u32; 257] {
+    let mut idx = [u32::MAX; 257];
+    idx[256] = 0;
+    let mut pos = l.root;
+    let mut parsed = 0;
+    while pos < l.bytes.len() {
+        let Ok(e) = read_entry(l, pos) else { break };
+        if e.setup.is_none()
+            && !e.colour_exception
+            && let Some(b) = small_point(e.point)
+            && idx[b as usize] == u32::MAX
+        {
+            idx[b as usize] = pos as u32;
+        } else if e.setup.is_none() {
+            idx[256] = 1;
+        }
+        if !e.has_sibling {
+            break;
+        }
+        pos = match e.skip.filter(|_| e.inline_children()) {
+            Some(next) => next,
+            None if e.inline_children() => match crate::codec::skip_list(l, e.end, &mut parsed) {
+                Ok(p) => p,
+                Err(_) => break,
+            },
+            None => e.end,
+        };
+    }
+    idx
+}
+
+impl Walker<'_> {
+    /// The empty corner.
+    #[inline]
+    pub(crate) fn root_at(&self) -> At {
+        At {
+            list: if self.l.root < self.l.bytes.len() {
+                self.l.root
+            } else {
+                LEAF
+            },
+            last: Rel::Opposite,
+        }
+    }
+
+    /// The meta bits and point byte of a one-byte entry at `pos` (a real offset, Compact).
+    #[inline(always)]
+    fn one_byte(&self, pos: usize) -> Option<(u8, u8)> {
+        let &c0 = self.l.bytes.get(pos)?;
+        let m = self.meta[c0 as usize];
+        (m & ONE != 0).then(|| (m, self.l.code_point[c0 as usize]))
+    }
+
+    /// Play (`rel`, `point`) from `at`. A colour repeat (the other side played elsewhere)
+    /// follows a recorded tenuki if the list has no colour-exception move for it.
+    #[inline]
+    pub(crate) fn step(&self, at: At, rel: Rel, point: Point, parsed: &mut usize) -> Option<At> {
+        if at.list == LEAF {
+            return None;
+        }
+        if let Some(next) = self.seek(at.list, at.last, point, rel, parsed) {
+            return Some(next);
+        }
+        if rel == at.last && point != Point::Pass {
+            let p = self.seek(at.list, at.last, Point::Pass, at.last.flip(), parsed)?;
+            if p.list == LEAF {
+                return None;
+            }
+            return self.seek(p.list, p.last, point, rel, parsed);
+        }
+        None
+    }
+
+    /// The entry for (`rel`, `point`) in the list at `list` (after a move of colour `pc`).
+    #[inline]
+    fn seek(&self, list: usize, pc: Rel, point: Point, rel: Rel, parsed: &mut usize) -> Option<At> {
+        let exception = rel == pc;
+        let small = small_point(point);
+        if list == self.l.root {
+            match small {
+                Some(b) if !exception => {
+                    let pos = self.root_index[b as usize];
+                    if pos == u32::MAX {
+                        return None;
+                    }
+                    return self.enter(pos as usize, rel, parsed);
+                }
+                _ if self.root_index[256] == 0 => return None,
+                _ => {}
+            }
+        }
+        // A one-byte entry is never a colour exception, a pass or a far point.
+        let want = match small {
+            Some(b) if !exception => b as u16,
+            _ => 0x100,
+        };
+        let mut pos = list;
+        loop {
+            if let Some((m, p)) = self.one_byte(pos) {
+                *parsed += 1;
+                if p as u16 == want {
+                    return Some(At {
+                        list: if m & CHILD != 0 { pos + 1 } else { LEAF },
+                        last: rel,
+                    });
+                }
+                if m & SIB == 0 {
+                    return None;
+                }
+                pos = if m & CHILD != 0 {
+                    self.skip(pos + 1, parsed)?
+                } else {
+                    pos + 1
+                };
+                continue;
+            }
+            let e = read_entry(&self.l, pos).ok()?;
+            *parsed += e.end - e.start;
+            if e.setup.is_none() && e.point == point && e.colour(pc) == rel {
+                return Some(At {
+                    list: e.children().unwrap_or(LEAF),
+                    last: rel,
+                });
+            }
+            if !e.has_sibling {
+                return None;
+            }
+            pos = match e.skip.filter(|_| e.inline_children()) {
+                Some(next) => next,
+                None if e.inline_children() => self.skip(e.end, parsed)?,
+                None => e.end,
+            };
+        }
+    }
+
+    /// The position after the entry at `pos`, a move of colour `rel`.
+    #[inline]
+    fn enter(&self, pos: usize, rel: Rel, parsed: &mut usize) -> Option<At> {
+        if let Some((m, _)) = self.one_byte(pos) {
+            *parsed += 1;
+            return Some(At {
+                list: if m & CHILD != 0 { pos + 1 } else { LEAF },
+                last: rel,
+            });
+        }
+        let e = read_entry(&self.l, pos).ok()?;
+        *parsed += e.end - e.start;
+        Some(At {
+            list: e.children().unwrap_or(LEAF),
+            last: rel,
+        })
+    }
+
+    /// Offset just after the list at `pos` and every inline subtree in it (a pair code's
+    /// second move, at its virtual position, counts as the pair's child).
+    #[inline]
+    fn skip(&self, mut pos: usize, parsed: &mut usize) -> Option<usize> {
+        let mut pending: usize = 1;
+        loop {
+            if let Some((m, _)) = self.one_byte(pos) {
+                *parsed += 1;
+                pos += 1;
+                pending = pending - 1 + (m & SIB) as usize + (m & CHILD != 0) as usize;
+            } else {
+                let e = read_entry(&self.l, pos).ok()?;
+                *parsed += e.end - e.start;
+                pending -= 1;
+                if let Some(v) = e.ptr.filter(|&p| crate::codec::is_virtual(p)) {
+                    pos = v;
+                    pending += 1;
+                } else if let Some(next) = e.skip.filter(|_| e.inline_children()) {
+                    pos = next;
+                    pending += e.has_sibling as usize;
+                } else {
+                    pos = e.end;
+                    pending += e.has_sibling as usize + e.inline_children() as usize;
+                }
+            }
+            if pending == 0 {
+                return Some(pos);
+            }
+        }
+    }
+
+    /// Call `f` on every move entry of the list at `at` (setup entries are not moves).
+    #[inline]
+    pub(crate) fn each(&self, at: At, parsed: &mut usize, mut f: impl FnMut(View)) {
+        if at.list == LEAF {
+            return;
+        }
+        let mut pos = at.list;
+        loop {
+            // (has a sibling, Ok(next sibling) | Err(inline children to skip over)).
+            let (has_sibling, next) = if let Some((m, p)) = self.one_byte(pos) {
+                *parsed += 1;
+                f(View {
+                    point: crate::codec::from_small(p),
+                    colour: at.last.flip(),
+                    kind: MoveType::Normal,
+                    symmetric: false,
+                    reverse: false,
+                });
+                let next = if m & CHILD != 0 {
+                    Err(pos + 1)
+                } else {
+                    Ok(pos + 1)
+                };
+                (m & SIB != 0, next)
+            } else {
+                let Ok(e) = read_entry(&self.l, pos) else {
+                    return;
+                };
+                *parsed += e.end - e.start;
+                if e.setup.is_none() {
+                    f(View {
+                        point: e.point,
+                        colour: e.colour(at.last),
+                        kind: e.kind,
+                        symmetric: e.symmetric,
+                        reverse: e.reverse,
+                    });
+                }
+                let next = match e.skip.filter(|_| e.inline_children()) {
+                    Some(n) => Ok(n),
+                    None if e.inline_children() => Err(e.end),
+                    None => Ok(e.end),
+                };
+                (e.has_sibling, next)
+            };
+            if !has_sibling {
+                return;
+            }
+            pos = match next {
+                Ok(n) => n,
+                Err(children) => match self.skip(children, parsed) {
+                    Some(n) => n,
+                    None => return,
+                },
+            };
+        }
+    }
+}
+
+/// Which of two types a merged continuation keeps: any type over `Normal`, else the higher
+/// value (a fixed order, so the merge is symmetric).
+fn type_rank(k: MoveType) -> u8 {
+    if k == MoveType::Normal { 0 } else { k.bits() }
+}
+
+impl Walker<'_> {
+    /// Write the continuations at `at`, seen through `frame`, into `out[*n..]` and count them
+    /// in `*n`; a continuation already in `out` (same point and colour) is not repeated.
+    /// Points off the board are not continuations. `first` colours `Rel::Same`.
+    pub(crate) fn list_into(
+        &self,
+        at: At,
+        frame: &Frame,
+        first: Colour,
+        out: &mut [Continuation],
+        n: &mut usize,
+        parsed: &mut usize,
+    ) {
+        self.each(at, parsed, |v| {
+            let board = match v.point {
+                Point::Pass => None,
+                Point::At { x, y } => match frame.to_board(x, y) {
+                    Some(b) => Some(b),
+                    None => return,
+                },
+            };
+            let colour = if v.colour == Rel::Same {
+                first
+            } else {
+                first.opponent()
+            };
+            let written = (*n).min(out.len());
+            if let Some(c) = out[..written]
+                .iter_mut()
+                .find(|c| c.at == board && c.colour == colour)
+            {
+                // The same move seen through two orientations (a symmetric position, or a
+                // book holding both reflections): keep the more specific type, so the answer
+                // does not depend on which orientation was listed first.
+                if type_rank(v.kind) > type_rank(c.kind) {
+                    c.kind = v.kind;
+                }
+                c.symmetric |= v.symmetric;
+                c.colour_reverse |= v.reverse;
+                return;
+            }
+            if let Some(slot) = out.get_mut(*n) {
+                *slot = Continuation {
+                    at: board,
+                    colour,
+                    kind: v.kind,
+                    symmetric: v.symmetric,
+                    colour_reverse: v.reverse,
+                };
+            }
+            *n += 1;
+        });
+    }
+
+    /// Follow corner-frame moves (colours relative to the first, passes allowed) on the fast
+    /// path and list the continuations in frame coordinates: the frame-level form of
+    /// [`Walker::lookup`], for tools and differential tests. `None`: a move is not in the book.
+    /// Returns (continuations known, bytes parsed); only `out.len()` are written.
+    pub fn frame_next(
+        &self,
+        line: &[(Rel, Point)],
+        out: &mut [(Rel, Point, MoveType)],
+    ) -> Option<(usize, usize)> {
+        let mut parsed = 0;
+        let mut at = self.root_at();
+        for &(rel, point) in line {
+            at = self.step(at, rel, point, &mut parsed)?;
+        }
+        let mut n = 0;
+        self.each(at, &mut parsed, |v| {
+            if let Some(slot) = out.get_mut(n) {
+                *slot = (v.colour, v.point, v.kind);
+            }
+            n += 1;
+        });
+        Some((n, parsed))
+    }
+}
