@@ -1,16 +1,19 @@
 //! The standard library at work: load the embedded ROM, set up a mid-game position, match every
 //! class over the whole board for the side to move, and show the suggestions on the board and
-//! as a list.
+//! as a list; then look every corner up in the joseki book (the lower-left corner of the
+//! built-in position holds a book line) and show the book's continuations.
 //!
 //! `cargo run --release -p lens-stdlib --example demo [-- FILE]` (FILE: a board diagram in the
 //! `Board::from_diagram` format; default: the built-in position below).
 
 use std::collections::BTreeMap;
 
+use lens_joseki::{BoardMove, Continuation, MoveType, Point as JPoint, Rel, Walker};
 use lens_vm::board::{Board, coords};
 use lens_vm::{Colour, Match, MatchBuf, MatchResult, NoHost, Orientations, Query, Rom, Scratch};
 
-/// A 13x13 middle game, Black to move.
+/// A 13x13 middle game, Black to move. The lower-left corner is the 4-4 point's 3-3 invasion
+/// (the AI-era hane-hane, White to play there).
 const POSITION: &str = "
 . . . . . . . . . . . . .
 . . . . . . . . . . . . .
@@ -19,11 +22,11 @@ const POSITION: &str = "
 . . O X . X . . . O . . .
 . . . O X . . . . . O . .
 . . . . . . . . . . X . .
-. . X . . . . . . . . . .
-. . . . . . O . . . . . .
-. . X . . . . . . . O O .
-. X O O . . . . . O X X O
-. . X O . . . . . O X . X
+. X . . . . . O . . . . .
+. O X . . . . . . . . . .
+. . O X . . . . . . O O .
+. . O X . . . . . O X X O
+. . . . . . . . . O X . X
 . . . . . . . . . . O X .
 to_move: B
 ";
@@ -231,4 +234,159 @@ fn main() {
             }
         }
     }
+
+    joseki(&board);
+}
+
+const CORNERS: [&str; 4] = ["upper left", "upper right", "lower left", "lower right"];
+
+/// The joseki book on every corner. A diagram has no move order, so the order is recovered
+/// from the book: a depth-first search for a book line that plays exactly the stones in the
+/// corner's quarter. Then `Walker::lookup` (what an engine calls with its game record: every
+/// orientation, RiscIgo's rectangles) gives the continuations.
+fn joseki(board: &Board) {
+    let rom = lens_stdlib::rom();
+    let Some(blob) = rom.joseki_blob(lens_stdlib::JOSEKI) else {
+        eprintln!(
+            "demo: joseki section {} missing from the ROM",
+            lens_stdlib::JOSEKI
+        );
+        std::process::exit(1)
+    };
+    let walker = match Walker::new(blob) {
+        Ok(w) => w,
+        Err(e) => {
+            eprintln!("demo: the joseki blob does not decode: {e}");
+            std::process::exit(1)
+        }
+    };
+    let size = board.size();
+    let half = size.div_ceil(2);
+    println!(
+        "\njoseki book `{}` ({} bytes) on the corners:",
+        lens_stdlib::JOSEKI,
+        blob.len()
+    );
+    for corner in 0..4u8 {
+        let mut line = None;
+        'search: for transpose in [false, true] {
+            let frame = lens_joseki::Frame::new(size, corner, transpose).with_rect(half, half);
+            // The stones in the corner's quarter, frame coordinates.
+            let mut stones = Vec::new();
+            for y in 0..size {
+                for x in 0..size {
+                    if let lens_vm::Point::Stone(c) = board.get(x as i32, y as i32) {
+                        let (cx, cy) = frame.to_corner(x, y).unwrap();
+                        if cx <= half && cy <= half {
+                            stones.push((cx, cy, c));
+                        }
+                    }
+                }
+            }
+            for first in [Colour::Black, Colour::White] {
+                let mut path = Vec::new();
+                if !stones.is_empty() && order(&walker, &stones, first, &mut path) {
+                    line = Some((frame, first, path));
+                    break 'search;
+                }
+            }
+        }
+        let Some((frame, first, path)) = line else {
+            println!("  {:<12} not in the book", CORNERS[corner as usize]);
+            continue;
+        };
+        let moves: Vec<BoardMove> = path
+            .iter()
+            .map(|&(rel, p)| {
+                let JPoint::At { x, y } = p else {
+                    unreachable!("stones only")
+                };
+                BoardMove {
+                    colour: jcolour(if rel == Rel::Same {
+                        first
+                    } else {
+                        first.opponent()
+                    }),
+                    at: frame.to_board(x, y),
+                }
+            })
+            .collect();
+        let mut out = [Continuation::EMPTY; 32];
+        let r = walker.lookup(
+            size,
+            &moves,
+            Some(corner),
+            jcolour(board.to_move()),
+            &mut out,
+        );
+        let book = r.corners[corner as usize];
+        let played: Vec<String> = moves
+            .iter()
+            .map(|m| {
+                let (x, y) = m.at.unwrap();
+                point_name(size, x as i32, y as i32)
+            })
+            .collect();
+        println!(
+            "  {:<12} book line {} ({:?}, {} moves followed, {} bytes parsed)",
+            CORNERS[corner as usize],
+            played.join(" "),
+            book.state,
+            book.followed,
+            r.parsed
+        );
+        for c in &out[..r.continuations.min(out.len())] {
+            let at = match c.at {
+                Some((x, y)) => point_name(size, x as i32, y as i32),
+                None => "tenuki".to_string(),
+            };
+            let kind = match c.kind {
+                MoveType::Normal => String::new(),
+                k => format!(" ({})", k.name()),
+            };
+            println!("      next: {:?} {at}{kind}", c.colour);
+        }
+    }
+}
+
+fn jcolour(c: Colour) -> lens_joseki::Colour {
+    match c {
+        Colour::Black => lens_joseki::Colour::Black,
+        Colour::White => lens_joseki::Colour::White,
+    }
+}
+
+/// Extend `path` (corner frame, colours relative to `first`) with book moves until it holds
+/// exactly `stones`; false if no book line does.
+fn order(
+    walker: &Walker<'_>,
+    stones: &[(u8, u8, Colour)],
+    first: Colour,
+    path: &mut Vec<(Rel, JPoint)>,
+) -> bool {
+    if path.len() == stones.len() {
+        return true;
+    }
+    let mut next = [(Rel::Same, JPoint::Pass, MoveType::Normal); 32];
+    let Some(n) = walker.follow_frame(path, &mut next) else {
+        return false;
+    };
+    for &(rel, p, _) in &next[..n.min(next.len())] {
+        let JPoint::At { x, y } = p else { continue };
+        let colour = if rel == Rel::Same {
+            first
+        } else {
+            first.opponent()
+        };
+        let on_board = stones.contains(&(x, y, colour));
+        let unused = !path.contains(&(rel, p));
+        if on_board && unused {
+            path.push((rel, p));
+            if order(walker, stones, first, path) {
+                return true;
+            }
+            path.pop();
+        }
+    }
+    false
 }

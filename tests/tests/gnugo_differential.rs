@@ -3,8 +3,9 @@
 //! the transformation, mapped back to GNU Go's numbering) equal GNU Go's own, with zero differences.
 //!
 //! Each `.db` file is imported geometric-only (constraints dropped, as the oracle ignores them),
-//! compiled with `lens_compiler::compile_str`, loaded, and scanned whole-board with the fast
-//! kernel; the reference matcher must give the same list. The focus of every match is GNU Go's
+//! compiled with `lens_compiler::compile_str`, loaded, and scanned whole-board with `Rom::scan`
+//! (the board-parallel scan); the per-point kernel scan (`Rom::scan_points`) must give the same
+//! list in the same order, and the reference matcher the same set. The focus of every match is GNU Go's
 //! anchor and its move result GNU Go's move (`-` for patterns without one).
 //!
 //! GNU Go's calling conventions: *plain* databases are matched for `color` = Black and White
@@ -130,6 +131,7 @@ fn lens_matches_equal_gnugo_on_every_oracle_database() {
     let boards = positions(&dir);
     let mut slots = vec![Match::EMPTY; SLOTS];
     let mut ref_slots = vec![Match::EMPTY; SLOTS];
+    let mut point_slots = vec![Match::EMPTY; SLOTS];
     let mut scratch = Scratch::new();
     let mut failures = String::new();
     let mut total = 0usize;
@@ -159,6 +161,13 @@ fn lens_matches_equal_gnugo_on_every_oracle_database() {
                         let mut out = MatchBuf::new(&mut slots);
                         rom.scan(board, &NoHost, &q, &mut scratch, &mut out);
                         assert_eq!(out.dropped(), 0, "buffer too small");
+                        let mut points = MatchBuf::new(&mut point_slots);
+                        rom.scan_points(board, &NoHost, &q, &mut scratch, &mut points);
+                        assert_eq!(
+                            out.as_slice(),
+                            points.as_slice(),
+                            "{file} {id}: board-parallel and per-point scans disagree"
+                        );
                         let mut reference = MatchBuf::new(&mut ref_slots);
                         lens_vm::reference::scan(
                             &rom,

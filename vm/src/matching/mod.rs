@@ -19,11 +19,13 @@
 //!   highest value, the earliest on ties. A class default is appended as a `Value` (pattern
 //!   [`DEFAULT_PATTERN`]): always in `All`, only when no suggestion was found otherwise.
 
+mod board_parallel;
 mod bytecode_eval;
 mod kernel;
 mod lens;
 pub(crate) mod view;
 
+pub use board_parallel::ScanScratch;
 pub use kernel::view_words;
 
 use crate::board::{BoardView, Colour, Point};
@@ -192,10 +194,12 @@ impl<'b> MatchBuf<'b> {
     }
 }
 
-/// Per-call working memory (the glob orientation stack); reusable across calls.
+/// Per-call working memory (the glob orientation stack, and the board-parallel scan's planes
+/// and hit lists: about 180 KiB); reusable across calls, never allocated by the VM.
 #[derive(Clone, Debug)]
 pub struct Scratch {
     active: [u8; MAX_GLOB_DEPTH + 1],
+    scan: ScanScratch,
 }
 
 impl Default for Scratch {
@@ -208,6 +212,7 @@ impl Scratch {
     pub const fn new() -> Self {
         Scratch {
             active: [0; MAX_GLOB_DEPTH + 1],
+            scan: ScanScratch::new(),
         }
     }
 }
@@ -271,6 +276,19 @@ pub(crate) fn run_class<B: BoardView + ?Sized, H: Host + ?Sized, G: Geometry>(
     qmask: u8,
     geo: &mut G,
     scratch: &mut Scratch,
+    out: &mut MatchBuf<'_>,
+) -> usize {
+    run_class_with(ctx, class, qmask, geo, &mut scratch.active, out)
+}
+
+/// [`run_class`] with only the glob stack borrowed (the board-parallel scan keeps its hit
+/// lists in the rest of the [`Scratch`]).
+pub(crate) fn run_class_with<B: BoardView + ?Sized, H: Host + ?Sized, G: Geometry>(
+    ctx: &Ctx<'_, '_, B, H>,
+    class: &ClassInfo<'_>,
+    qmask: u8,
+    geo: &mut G,
+    stack: &mut [u8; MAX_GLOB_DEPTH + 1],
     out: &mut MatchBuf<'_>,
 ) -> usize {
     let start = out.len;
@@ -374,14 +392,14 @@ pub(crate) fn run_class<B: BoardView + ?Sized, H: Host + ?Sized, G: Geometry>(
                     i = close + 1;
                     continue;
                 }
-                scratch.active[depth] = active;
+                stack[depth] = active;
                 depth += 1;
                 active = pass;
             }
             Item::GlobEnd => {
                 if depth > 0 {
                     depth -= 1;
-                    active = scratch.active[depth];
+                    active = stack[depth];
                 }
             }
         }
@@ -464,7 +482,40 @@ impl<'a> Rom<'a> {
 
     /// Match a class at every board point, row by row (each point is its own call: rejects
     /// apply within a point). Returns how many matches were produced.
+    ///
+    /// Runs board-parallel (every entry against all foci at once, then the class program at
+    /// the foci with geometric hits); the same matches in the same order as
+    /// [`Rom::scan_points`], which it falls back to on boards wider than 25.
     pub fn scan<B: BoardView + ?Sized, H: Host + ?Sized>(
+        &self,
+        board: &B,
+        host: &H,
+        q: &Query,
+        scratch: &mut Scratch,
+        out: &mut MatchBuf<'_>,
+    ) -> usize {
+        if let Some(n) = self.scan_parallel(board, host, q, scratch, out) {
+            return n;
+        }
+        self.scan_points(board, host, q, scratch, out)
+    }
+
+    /// The board-parallel path of [`Rom::scan`] alone: `None`, with nothing written, when it
+    /// cannot take this scan (a board wider than 25, a class of more than 2^22 entries).
+    pub fn scan_parallel<B: BoardView + ?Sized, H: Host + ?Sized>(
+        &self,
+        board: &B,
+        host: &H,
+        q: &Query,
+        scratch: &mut Scratch,
+        out: &mut MatchBuf<'_>,
+    ) -> Option<usize> {
+        let Scratch { active, scan } = scratch;
+        board_parallel::scan(self, board, host, q, active, scan, out)
+    }
+
+    /// The per-point whole-board scan: [`Rom::match_at`] at every board point, row by row.
+    pub fn scan_points<B: BoardView + ?Sized, H: Host + ?Sized>(
         &self,
         board: &B,
         host: &H,

@@ -1,0 +1,584 @@
+//! Board-parallel whole-board scan (`research/perf.md` sections 5 and 8.4).
+//!
+//! Instead of matching every entry at every focus, each oriented entry is matched at all foci
+//! at once: the board is held as bit planes over the anchor points (bit `y * size + x`), and an
+//! entry's candidate anchors are the AND, over its constrained cells, of the plane "the point
+//! at `anchor + offset` is in the cell's allowed states" (off-board points included). Most
+//! entries die after a few cells (the set empties). Survivors become `(focus, entry)` hits,
+//! bucketed by focus; every focus with hits (or a class default) then runs the ordinary class
+//! program ([`super::run_class`]: tests, globs, results, modes, rejects) over exactly those
+//! entries, so the matches and their order are those of the per-point scan.
+//!
+//! Planes are derived at scan time from the board and the ROM as it is: packed classes read
+//! their absence masks (a ring point with a forbidden-state set, or an edge thermometer bit),
+//! general classes their stored cells through the entry's orientation. Both become a plane
+//! keyed by `(dx, dy, allowed)`, built once per scan and kept in a [`ScanScratch`] cache.
+
+use super::{Ctx, Geometry, Host, MatchBuf, Orientations, Query, focus_ok, run_class_with};
+use crate::board::{BoardView, Colour};
+use crate::geometry::Orientation;
+use crate::rom::layout::{RING, WORD_BASE, WORD_FIRST, WORD_POINTS};
+use crate::rom::{ClassInfo, Kernel, MAX_GLOB_DEPTH, PatternInfo, Rom};
+
+/// Largest board handled: 25 x 25 = 625 bits.
+const MAX_WORDS: usize = 10;
+/// Largest side the plane math supports (bit rows of `window_rows` are 32 wide).
+const MAX_SIDE: i32 = 25;
+/// Offsets with `|dx|, |dy| <= CACHED` have cached planes; others are built on the fly.
+const CACHED: i32 = 8;
+const SIDE: usize = (2 * CACHED + 1) as usize;
+/// Cache keys: offset x allowed-state set (4 bits).
+const KEYS: usize = SIDE * SIDE * 16;
+/// Words of cached planes (planes of `N` words: `POOL / N` of them).
+const POOL: usize = 8192;
+/// Geometric hits (focus, entry) per pass; a pass with more is split into row bands.
+const HITS: usize = 16384;
+/// Column masks for `dx` in `-MAX_SIDE + 1 ..= MAX_SIDE - 1`, index `dx + COL0`.
+const COL0: i32 = MAX_SIDE - 1;
+const COLS: usize = (2 * MAX_SIDE - 1) as usize;
+/// Entry indices are stored relative to the class in the low bits of a hit.
+const ENTRY_BITS: u32 = 22;
+
+/// Reusable working memory of the board-parallel scan (about 180 KiB; lives inside
+/// [`super::Scratch`]). Nothing in it is allocated per scan.
+#[derive(Clone, Debug)]
+pub struct ScanScratch {
+    /// Cache directory: key -> plane slot (valid when its bit in `valid` is set).
+    dir: [u16; KEYS],
+    valid: [u64; KEYS.div_ceil(64)],
+    pool: [u64; POOL],
+    /// Column masks of the board size `cols_size` (0: not built yet).
+    cols: [[u64; MAX_WORDS]; COLS],
+    cols_size: i32,
+    /// Hits as `focus << ENTRY_BITS | entry - first_entry`, in entry order, then by focus.
+    raw: [u32; HITS],
+    sorted: [u32; HITS],
+    /// Per focus: start of its hits in `sorted` (`start[n]` = total).
+    start: [u16; (MAX_SIDE * MAX_SIDE) as usize + 1],
+}
+
+impl Default for ScanScratch {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl ScanScratch {
+    pub const fn new() -> Self {
+        ScanScratch {
+            dir: [0; KEYS],
+            valid: [0; KEYS.div_ceil(64)],
+            pool: [0; POOL],
+            cols: [[0; MAX_WORDS]; COLS],
+            cols_size: 0,
+            raw: [0; HITS],
+            sorted: [0; HITS],
+            start: [0; (MAX_SIDE * MAX_SIDE) as usize + 1],
+        }
+    }
+
+    /// Column masks: bit `y * s + x` set when `0 <= x + dx < s`.
+    fn build_cols(&mut self, s: i32) {
+        if self.cols_size == s {
+            return;
+        }
+        for (i, col) in self.cols.iter_mut().enumerate() {
+            let dx = i as i32 - COL0;
+            *col = [0; MAX_WORDS];
+            let (lo, hi) = ((-dx).max(0), (s - dx).min(s));
+            if lo >= hi {
+                continue;
+            }
+            for y in 0..s {
+                set_range(col, y * s + lo, y * s + hi);
+            }
+        }
+        self.cols_size = s;
+    }
+}
+
+/// Set bits `lo..hi` of a multi-word bit set.
+fn set_range(w: &mut [u64], lo: i32, hi: i32) {
+    for p in lo..hi {
+        w[(p >> 6) as usize] |= 1u64 << (p & 63);
+    }
+}
+
+/// Bits `lo..hi` restricted to word `i`.
+#[inline]
+fn range_word(i: usize, lo: i32, hi: i32) -> u64 {
+    let base = i as i32 * 64;
+    let a = lo.clamp(base, base + 64) - base;
+    let b = hi.clamp(base, base + 64) - base;
+    if b <= a {
+        0
+    } else {
+        (u64::MAX >> (64 - (b - a))) << a
+    }
+}
+
+/// `out[p] = t[p + k]` over the multi-word bit set (zeros shifted in).
+#[inline]
+fn shift<const N: usize>(t: &[u64; N], k: i32) -> [u64; N] {
+    let mut out = [0u64; N];
+    let get = |j: i64| -> u64 {
+        if j >= 0 && (j as usize) < N {
+            t[j as usize]
+        } else {
+            0
+        }
+    };
+    let (q, r) = ((k.unsigned_abs() / 64) as i64, k.unsigned_abs() % 64);
+    for (i, o) in out.iter_mut().enumerate() {
+        let i = i as i64;
+        *o = if k >= 0 {
+            let lo = get(i + q) >> r;
+            if r > 0 {
+                lo | get(i + q + 1) << (64 - r)
+            } else {
+                lo
+            }
+        } else {
+            let hi = get(i - q) << r;
+            if r > 0 {
+                hi | get(i - q - 1) >> (64 - r)
+            } else {
+                hi
+            }
+        };
+    }
+    out
+}
+
+/// The board as seen from one perspective: friend, foe, empty and on-board planes.
+struct Planes<const N: usize> {
+    st: [[u64; N]; 3],
+    board: [u64; N],
+    s: i32,
+}
+
+impl<const N: usize> Planes<N> {
+    fn new<B: BoardView + ?Sized>(b: &B, persp: Colour, s: i32) -> Self {
+        let mut rows = [[0u32; 3]; MAX_SIDE as usize];
+        b.window_rows(0, 0, s as u32, &mut rows[..s as usize]);
+        let (fi, oi) = match persp {
+            Colour::Black => (0, 1),
+            Colour::White => (1, 0),
+        };
+        let line = (1u64 << s) - 1;
+        let mut p = Planes {
+            st: [[0; N]; 3],
+            board: [0; N],
+            s,
+        };
+        for (y, r) in rows.iter().take(s as usize).enumerate() {
+            let (f, o) = (r[fi] as u64 & line, r[oi] as u64 & line);
+            let e = line & !f & !o & !(r[2] as u64);
+            let at = y as i32 * s;
+            for (plane, bits) in [(0, f), (1, o), (2, e)] {
+                put(&mut p.st[plane], at, bits);
+            }
+            put(&mut p.board, at, line);
+        }
+        p
+    }
+
+    /// Anchors whose point at `(dx, dy)` is in `allowed` (bit 0 friend, 1 foe, 2 empty, 3 off).
+    fn plane(&self, cols: &[[u64; MAX_WORDS]; COLS], dx: i32, dy: i32, allowed: u8) -> [u64; N] {
+        let s = self.s;
+        let mut on = [0u64; N];
+        if dx.abs() < s && dy.abs() < s {
+            let (lo, hi) = ((-dy).max(0) * s, (s - dy).min(s) * s);
+            let col = &cols[(dx + COL0) as usize];
+            for (i, w) in on.iter_mut().enumerate() {
+                *w = col[i] & range_word(i, lo, hi);
+            }
+        }
+        let mut t = [0u64; N];
+        for (i, w) in t.iter_mut().enumerate() {
+            for k in 0..3 {
+                if allowed & (1 << k) != 0 {
+                    *w |= self.st[k][i];
+                }
+            }
+        }
+        let sh = shift(&t, dy * s + dx);
+        let mut out = [0u64; N];
+        for i in 0..N {
+            out[i] = sh[i] & on[i];
+            if allowed & 8 != 0 {
+                out[i] |= self.board[i] & !on[i];
+            }
+        }
+        out
+    }
+}
+
+/// OR `bits` (at most 25 of them) into the bit set at position `at`.
+fn put<const N: usize>(w: &mut [u64; N], at: i32, bits: u64) {
+    let (i, o) = ((at >> 6) as usize, at & 63);
+    w[i] |= bits << o;
+    if o > 0 && i + 1 < N {
+        w[i + 1] |= bits >> (64 - o);
+    }
+}
+
+/// The candidate-set computation of one scan: planes, cache and the running AND.
+struct Filter<'s, const N: usize> {
+    planes: Planes<N>,
+    sc: &'s mut ScanScratch,
+    used: usize,
+    acc: [u64; N],
+}
+
+impl<const N: usize> Filter<'_, N> {
+    /// `acc &= plane(dx, dy, allowed)`; false when the candidate set is now empty.
+    #[inline]
+    fn and(&mut self, dx: i32, dy: i32, allowed: u8) -> bool {
+        let allowed = allowed & 0xF;
+        if allowed == 0xF {
+            return true;
+        }
+        if dx.abs() <= CACHED && dy.abs() <= CACHED {
+            let key =
+                (((dy + CACHED) as usize * SIDE + (dx + CACHED) as usize) << 4) | allowed as usize;
+            let slot = if self.sc.valid[key >> 6] & (1 << (key & 63)) != 0 {
+                Some(self.sc.dir[key] as usize)
+            } else if self.used < POOL / N {
+                let p = self.planes.plane(&self.sc.cols, dx, dy, allowed);
+                let slot = self.used;
+                self.sc.pool[slot * N..slot * N + N].copy_from_slice(&p);
+                self.sc.dir[key] = slot as u16;
+                self.sc.valid[key >> 6] |= 1 << (key & 63);
+                self.used += 1;
+                Some(slot)
+            } else {
+                None
+            };
+            if let Some(slot) = slot {
+                let p = &self.sc.pool[slot * N..slot * N + N];
+                let mut any = 0;
+                for (a, w) in self.acc.iter_mut().zip(p) {
+                    *a &= w;
+                    any |= *a;
+                }
+                return any != 0;
+            }
+        }
+        let p = self.planes.plane(&self.sc.cols, dx, dy, allowed);
+        let mut any = 0;
+        for (a, w) in self.acc.iter_mut().zip(&p) {
+            *a &= w;
+            any |= *a;
+        }
+        any != 0
+    }
+
+    /// The packed absence masks of one entry, most selective first: word 0's points (ring
+    /// order: the focus and its nearest neighbours), its edge thermometer bits, then words 1, 2.
+    fn packed(&mut self, masks: [u64; 3], words: usize) -> bool {
+        for w in 0..words.min(3) {
+            let (base, np) = (WORD_BASE[w], WORD_POINTS[w] as u32);
+            let slots = (1u64 << np) - 1;
+            let m = masks[w];
+            let (f, o, e) = (
+                (m >> base) & slots,
+                (m >> (base + np)) & slots,
+                (m >> (base + 2 * np)) & slots,
+            );
+            let mut any = f | o | e;
+            while any != 0 {
+                let k = any.trailing_zeros();
+                any &= any - 1;
+                let forbidden = ((f >> k) & 1) | ((o >> k) & 1) << 1 | ((e >> k) & 1) << 2;
+                let (dx, dy) = RING[WORD_FIRST[w] + k as usize];
+                // An off-board point sets none of its state bits: off is always allowed here.
+                if !self.and(dx as i32, dy as i32, 0xF & !forbidden as u8) {
+                    return false;
+                }
+            }
+            if w == 0 {
+                let mut edge = m & 0xFFF;
+                while edge != 0 {
+                    let b = edge.trailing_zeros() as i32;
+                    edge &= edge - 1;
+                    let r = b % 3 + 1;
+                    let (dx, dy) = match b / 3 {
+                        0 => (0, -r),
+                        1 => (r, 0),
+                        2 => (0, r),
+                        _ => (-r, 0),
+                    };
+                    // The thermometer bit forbids "off the board" at that point.
+                    if !self.and(dx, dy, 7) {
+                        return false;
+                    }
+                }
+            }
+        }
+        true
+    }
+
+    /// The stored cells of one entry through its orientation: cells within Chebyshev
+    /// distance 2 of the focus first (they reject most variants), then the rest.
+    fn cells(&mut self, pat: &PatternInfo<'_>, t: Orientation) -> bool {
+        let (ax, ay) = t.apply(1, 0);
+        let (bx, by) = t.apply(0, 1);
+        for near in [true, false] {
+            for (dx, dy, allowed) in pat.cells() {
+                let (dx, dy) = (dx as i32, dy as i32);
+                if (dx.abs().max(dy.abs()) <= 2) != near {
+                    continue;
+                }
+                if !self.and(ax * dx + bx * dy, ay * dx + by * dy, allowed) {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+}
+
+/// Hits of one focus, as a [`Geometry`] for [`run_class`]: the entries whose cells all hold.
+struct Hits<'h> {
+    /// Entry indices relative to the class, ascending.
+    list: &'h [u32],
+    first: u32,
+}
+
+impl Geometry for Hits<'_> {
+    #[inline]
+    fn next(&mut self, from: u32, end: u32) -> Option<u32> {
+        let from = from.saturating_sub(self.first);
+        let i = self.list.partition_point(|&r| r < from);
+        let e = self.first + *self.list.get(i)?;
+        (e < end).then_some(e)
+    }
+}
+
+/// Whole-board scan of `q` on the board-parallel path. `None` (nothing written) when this
+/// scan cannot take the path (board size, class size): the caller falls back to the
+/// per-point scan.
+pub(crate) fn scan<B: BoardView + ?Sized, H: Host + ?Sized>(
+    rom: &Rom<'_>,
+    board: &B,
+    host: &H,
+    q: &Query,
+    active: &mut [u8; MAX_GLOB_DEPTH + 1],
+    sc: &mut ScanScratch,
+    out: &mut MatchBuf<'_>,
+) -> Option<usize> {
+    let class = rom.class(q.class)?;
+    let s = board.size() as i32;
+    if !(1..=MAX_SIDE).contains(&s) || class.entry_count() >= 1 << ENTRY_BITS {
+        return None;
+    }
+    match ((s * s) as usize).div_ceil(64) {
+        1..=2 => scan_n::<B, H, 2>(rom, board, host, q, &class, active, sc, out),
+        3 => scan_n::<B, H, 3>(rom, board, host, q, &class, active, sc, out),
+        4..=6 => scan_n::<B, H, 6>(rom, board, host, q, &class, active, sc, out),
+        _ => scan_n::<B, H, 10>(rom, board, host, q, &class, active, sc, out),
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn scan_n<B: BoardView + ?Sized, H: Host + ?Sized, const N: usize>(
+    rom: &Rom<'_>,
+    board: &B,
+    host: &H,
+    q: &Query,
+    class: &ClassInfo<'_>,
+    active: &mut [u8; MAX_GLOB_DEPTH + 1],
+    sc: &mut ScanScratch,
+    out: &mut MatchBuf<'_>,
+) -> Option<usize> {
+    let s = board.size() as i32;
+    sc.build_cols(s);
+    sc.valid = [0; KEYS.div_ceil(64)];
+    let planes = Planes::<N>::new(board, q.perspective, s);
+    let mut f = Filter {
+        planes,
+        sc,
+        used: 0,
+        acc: [0; N],
+    };
+    // Foci: on the board, in the class's focus states.
+    let focus = class.focus() & 7;
+    let foci = if focus == 7 {
+        f.planes.board
+    } else {
+        f.planes.plane(&f.sc.cols, 0, 0, focus)
+    };
+    // Rows in bands, the whole board at first; a band with more hits than the scratch holds
+    // is halved (a single row that still overflows is matched point by point).
+    let mut produced = 0;
+    let (mut row0, mut rows) = (0, s);
+    while row0 < s {
+        let end = (row0 + rows).min(s);
+        let mut band = foci;
+        for (i, w) in band.iter_mut().enumerate() {
+            *w &= range_word(i, row0 * s, end * s);
+        }
+        match collect(rom, class, q, &mut f, &band) {
+            Ok(hits) => {
+                produced += emit(rom, board, host, q, class, active, f.sc, &band, hits, out);
+            }
+            Err(done) if rows > 1 => {
+                // Overflowed after `done` of the class's entries: size the next band from the
+                // hit rate so far (with a margin), so that one retry usually fits.
+                let total = class.entry_count().max(1) as u64;
+                let fit = rows as u64 * done as u64 * 3 / (total * 4);
+                rows = (fit as i32).clamp(1, rows - 1);
+                continue;
+            }
+            Err(_) => {
+                for x in 0..s {
+                    let p = (row0 * s + x) as usize;
+                    if band[p >> 6] & (1 << (p & 63)) == 0 {
+                        continue;
+                    }
+                    let ctx = Ctx {
+                        rom,
+                        board,
+                        host,
+                        persp: q.perspective,
+                        x,
+                        y: row0,
+                    };
+                    let mut g = super::kernel_cells(rom, board, q.perspective, x, row0);
+                    let qmask = q.orientations.mask_at(x, row0);
+                    produced += run_class_with(&ctx, class, qmask, &mut g, active, out);
+                }
+            }
+        }
+        row0 = end;
+    }
+    Some(produced)
+}
+
+/// The geometric hits of every entry on the foci `band`, bucketed by focus into
+/// `sorted`/`start`; `Err(entries done)` when there are more than the scratch holds.
+fn collect<const N: usize>(
+    rom: &Rom<'_>,
+    class: &ClassInfo<'_>,
+    q: &Query,
+    f: &mut Filter<'_, N>,
+    band: &[u64; N],
+) -> Result<usize, u32> {
+    // Entries never reported under a fixed orientation set are skipped outright (globs only
+    // narrow the set further).
+    let qfilter = match q.orientations {
+        Orientations::Set(m) => m,
+        Orientations::All | Orientations::Up { .. } => 0xFF,
+    };
+    let first = class.first_entry();
+    let count = class.entry_count();
+    let packed = class.kernel() == Kernel::Packed;
+    let words = class.words();
+    let mut hits = 0usize;
+    if band.iter().any(|&w| w != 0) {
+        for e in first..first + count {
+            let (p, o, cov) = rom.entry(e);
+            if cov & qfilter == 0 {
+                continue;
+            }
+            f.acc = *band;
+            let alive = if packed {
+                f.packed(rom.entry_masks(class, e), words)
+            } else {
+                let t = Orientation::new(o).unwrap_or(Orientation::IDENTITY);
+                f.cells(&rom.pattern(p), t)
+            };
+            if !alive {
+                continue;
+            }
+            for (i, &w) in f.acc.iter().enumerate() {
+                let mut w = w;
+                while w != 0 {
+                    let pt = i as u32 * 64 + w.trailing_zeros();
+                    w &= w - 1;
+                    if hits == HITS {
+                        return Err(e - first);
+                    }
+                    f.sc.raw[hits] = pt << ENTRY_BITS | (e - first);
+                    hits += 1;
+                }
+            }
+        }
+    }
+    // Bucket the hits by focus (stable: entries stay ascending within a focus).
+    let n = (f.planes.s * f.planes.s) as usize;
+    let sc = &mut *f.sc;
+    sc.start[..=n].fill(0);
+    for &h in &sc.raw[..hits] {
+        sc.start[(h >> ENTRY_BITS) as usize + 1] += 1;
+    }
+    for i in 0..n {
+        sc.start[i + 1] += sc.start[i];
+    }
+    let mut next = [0u16; (MAX_SIDE * MAX_SIDE) as usize];
+    next[..n].copy_from_slice(&sc.start[..n]);
+    for &h in &sc.raw[..hits] {
+        let p = (h >> ENTRY_BITS) as usize;
+        sc.sorted[next[p] as usize] = h & ((1 << ENTRY_BITS) - 1);
+        next[p] += 1;
+    }
+    Ok(hits)
+}
+
+/// Runs the class program, row by row, at every focus of `band` with hits (or a default).
+#[allow(clippy::too_many_arguments)]
+fn emit<B: BoardView + ?Sized, H: Host + ?Sized, const N: usize>(
+    rom: &Rom<'_>,
+    board: &B,
+    host: &H,
+    q: &Query,
+    class: &ClassInfo<'_>,
+    active: &mut [u8; MAX_GLOB_DEPTH + 1],
+    sc: &ScanScratch,
+    band: &[u64; N],
+    hits: usize,
+    out: &mut MatchBuf<'_>,
+) -> usize {
+    let has_default = class.default_value().is_some();
+    if hits == 0 && !has_default {
+        return 0;
+    }
+    let s = board.size() as i32;
+    let first = class.first_entry();
+    let mut produced = 0;
+    for (i, &w) in band.iter().enumerate() {
+        let mut w = w;
+        while w != 0 {
+            let p = i * 64 + w.trailing_zeros() as usize;
+            w &= w - 1;
+            let (a, b) = (sc.start[p] as usize, sc.start[p + 1] as usize);
+            if a == b && !has_default {
+                continue;
+            }
+            let (x, y) = (p as i32 % s, p as i32 / s);
+            debug_assert!(focus_ok(class, board, q.perspective, x, y));
+            let ctx = Ctx {
+                rom,
+                board,
+                host,
+                persp: q.perspective,
+                x,
+                y,
+            };
+            let mut g = Hits {
+                list: &sc.sorted[a..b],
+                first,
+            };
+            produced += run_class_with(
+                &ctx,
+                class,
+                q.orientations.mask_at(x, y),
+                &mut g,
+                active,
+                out,
+            );
+        }
+    }
+    produced
+}

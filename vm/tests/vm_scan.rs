@@ -1,0 +1,181 @@
+//! Differential test of the whole-board scan: `Rom::scan` (board-parallel) against the
+//! reference matcher's scan and the per-point scan (`Rom::scan_points`), match for match and in
+//! the same order, over random classes of every kind (packed 3x3..7x7, general 9x9..25x25,
+//! globs, rejects, tests, defaults, all three modes), boards of every size class (5..25, with
+//! and without row bitboards), both perspectives and all orientation-set kinds.
+
+mod common;
+use common::*;
+use lens_vm::spec::{ClassNode, ClassSpec, Mode, OrientPolicy, RomSpec};
+use lens_vm::*;
+
+fn random_class(rng: &mut Rng, name: &str, n: usize, r: i16, next_id: &mut u32) -> ClassSpec {
+    let mut nodes = Vec::new();
+    while nodes.len() < n {
+        if rng.chance(0.08) {
+            let mut header = random_pattern(rng, *next_id, 1, false);
+            header.result = None;
+            header.cells.truncate(2);
+            *next_id += 1;
+            let mut members = Vec::new();
+            for _ in 0..(1 + rng.below(4)) {
+                members.push(ClassNode::Pattern(random_pattern(rng, *next_id, r, true)));
+                *next_id += 1;
+            }
+            if rng.chance(0.3) {
+                let mut h2 = random_pattern(rng, *next_id, 1, false);
+                h2.result = None;
+                h2.cells.truncate(1);
+                *next_id += 1;
+                let inner = vec![ClassNode::Pattern(random_pattern(rng, *next_id, r, true))];
+                *next_id += 1;
+                members.push(ClassNode::Glob {
+                    header: h2,
+                    members: inner,
+                });
+            }
+            nodes.push(ClassNode::Glob { header, members });
+        } else {
+            let mut p = random_pattern(rng, *next_id, r, true);
+            // Few cells: enough matches per board to exercise results, rejects and modes.
+            p.cells.truncate(2 + rng.below(3) as usize);
+            nodes.push(ClassNode::Pattern(p));
+            *next_id += 1;
+        }
+    }
+    let size = (2 * r + 1) as u8;
+    ClassSpec {
+        name: name.into(),
+        mode: [Mode::All, Mode::Best, Mode::First][rng.below(3) as usize],
+        focus: [E, F, X, F | X | E, F | E][rng.below(5) as usize],
+        width: size,
+        height: size,
+        orient: OrientPolicy::All,
+        default_value: rng.chance(0.3).then_some(-1),
+        nodes,
+    }
+}
+
+fn image(rng: &mut Rng) -> Vec<u8> {
+    let mut next_id = 0;
+    // radius 1-3: packed; 4, 8 (offsets at the plane cache's edge), 12 (25x25 fields): general.
+    let mut classes: Vec<ClassSpec> = [
+        (1i16, 30usize),
+        (2, 40),
+        (3, 60),
+        (4, 30),
+        (8, 20),
+        (12, 10),
+    ]
+    .iter()
+    .enumerate()
+    .map(|(i, &(r, n))| random_class(rng, &format!("c{i}"), n, r, &mut next_id))
+    .collect();
+    // A class matching everywhere in 8 orientations, 96 times over: more geometric hits than
+    // the board-parallel scratch holds (16384) on a board, even on one row of 25 (the scan
+    // splits the board into row bands, then matches such a row point by point).
+    let mut anything = Vec::new();
+    for _ in 0..96 {
+        let mut p = pattern(next_id, &[(0, 1, F | X | E | OFF)], None);
+        p.result = Some(lens_vm::spec::ResultSpec::Value { value: 1, bits: 0 });
+        anything.push(ClassNode::Pattern(p));
+        next_id += 1;
+    }
+    let mut all = class("everywhere", Mode::First, 3, anything);
+    all.focus = F | X | E;
+    classes.push(all);
+    rom::write(&RomSpec {
+        toolchain: "scan".into(),
+        classes,
+        ..RomSpec::default()
+    })
+}
+
+/// Scans `q` three ways and compares them; returns the match count and whether the
+/// board-parallel path took the scan (rather than falling back to the per-point path).
+fn check<B: BoardView>(
+    rom: &Rom<'_>,
+    board: &B,
+    q: &Query,
+    scratch: &mut Scratch,
+    bufs: &mut [Vec<Match>; 3],
+) -> (usize, bool) {
+    let [fast, points, slow] = bufs;
+    let mut b = MatchBuf::new(points);
+    let mut c = MatchBuf::new(slow);
+    let nb = rom.scan_points(board, &NoHost, q, scratch, &mut b);
+    let nc = reference::scan(rom, board, &NoHost, q, scratch, &mut c);
+    assert_eq!(c.dropped(), 0, "output buffer too small");
+    assert_eq!(nb, nc, "counts differ (points): {q:?}");
+    assert_eq!(
+        b.as_slice(),
+        c.as_slice(),
+        "scan_points vs reference: {q:?}"
+    );
+    let mut a = MatchBuf::new(fast);
+    let took = rom.scan_parallel(board, &NoHost, q, scratch, &mut a);
+    if let Some(na) = took {
+        assert_eq!(na, nc, "counts differ (board-parallel): {q:?}");
+        assert_eq!(
+            a.as_slice(),
+            c.as_slice(),
+            "scan_parallel vs reference: {q:?}"
+        );
+    } else {
+        assert!(a.is_empty(), "a declined scan writes nothing");
+    }
+    let mut a = MatchBuf::new(fast);
+    assert_eq!(rom.scan(board, &NoHost, q, scratch, &mut a), nc);
+    assert_eq!(a.as_slice(), c.as_slice(), "scan vs reference: {q:?}");
+    (nc, took.is_some())
+}
+
+#[test]
+fn board_parallel_scan_equals_reference_scan() {
+    let mut rng = Rng(0x5ca9_0b0a_4d00_0001);
+    let bytes = image(&mut rng);
+    let rom = Rom::from_bytes(&bytes).unwrap();
+    let mut bufs = [
+        vec![Match::EMPTY; 1 << 15],
+        vec![Match::EMPTY; 1 << 15],
+        vec![Match::EMPTY; 1 << 15],
+    ];
+    let mut scratch = Scratch::new();
+    let mut matches = [0usize; 16];
+    let mut declined = [0usize; 16];
+    for round in 0..12 {
+        let size = [5u8, 7, 9, 13, 19, 25][round % 6];
+        let density = 0.2 + rng.below(5) as f64 * 0.1;
+        let board = TestBoard::random(&mut rng, size, density);
+        let rows_board = to_board(&board);
+        for c in 0..rom.class_count() {
+            for perspective in [Colour::Black, Colour::White] {
+                let (x, y) = (rng.below(size as u64) as i32, rng.below(size as u64) as i32);
+                let orientations = match rng.below(4) {
+                    0 => Orientations::Set(rng.below(256) as u8),
+                    1 => Orientations::Up { toward: (x, y) },
+                    _ => Orientations::All,
+                };
+                let q = Query {
+                    class: ClassId(c as u32),
+                    perspective,
+                    orientations,
+                };
+                for (n, took) in [
+                    check(&rom, &board, &q, &mut scratch, &mut bufs),
+                    check(&rom, &rows_board, &q, &mut scratch, &mut bufs),
+                ] {
+                    matches[c] += n;
+                    declined[c] += usize::from(!took);
+                }
+            }
+        }
+    }
+    // Every class produced matches (the comparison is not vacuous).
+    for (c, &n) in matches.iter().enumerate().take(rom.class_count()) {
+        assert!(n > 0, "class {c} never matched");
+    }
+    println!("matches per class: {:?}", &matches[..rom.class_count()]);
+    // The board-parallel path took every scan (boards up to 25x25).
+    assert!(declined.iter().all(|&d| d == 0), "{declined:?}");
+}
