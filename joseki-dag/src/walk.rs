@@ -173,6 +173,7 @@ impl std::fmt::Debug for Walker<'_> {
             .field("encoding", &self.l.enc)
             .field("bytes", &self.l.bytes.len())
             .field("indexed_lists", &self.index.lists())
+            .field("index_bytes", &self.index.heap_bytes())
             .finish()
     }
 }

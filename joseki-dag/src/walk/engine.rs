@@ -135,8 +135,26 @@ impl RectWalk {
         self.left[t] == u32::MAX
     }
 
-    #[inline]
+    /// Play a move inside the rectangle. A dead rectangle only counts it (inlined: most
+    /// rectangles of a lookup die at their first move).
+    #[inline(always)]
     fn play(&mut self, w: &Walker<'_>, cx: u8, cy: u8, colour: Colour, k: u32, parsed: &mut usize) {
+        if self.n > 0 && self.left[0] != u32::MAX && self.left[1] != u32::MAX {
+            self.n = self.n.saturating_add(1);
+            return;
+        }
+        self.play_live(w, cx, cy, colour, k, parsed);
+    }
+
+    fn play_live(
+        &mut self,
+        w: &Walker<'_>,
+        cx: u8,
+        cy: u8,
+        colour: Colour,
+        k: u32,
+        parsed: &mut usize,
+    ) {
         if self.n == 0 {
             self.first = colour;
             self.at = [w.root_at(); 2];

@@ -128,4 +128,9 @@ impl ListIndex {
     pub(crate) fn lists(&self) -> usize {
         self.lists.len()
     }
+
+    /// Heap bytes held.
+    pub(crate) fn heap_bytes(&self) -> usize {
+        self.bits.len() * 8 + self.rank.len() * 4 + self.lists.len() * 12 + self.slots.len() * 8
+    }
 }
