@@ -81,6 +81,24 @@ fn image(rng: &mut Rng) -> Vec<u8> {
         anything.push(ClassNode::Pattern(p));
         next_id += 1;
     }
+    // Patterns of more than 128 cells (read in stored order, not regrouped): 160 on-board
+    // cells within radius 8 and two exact ones.
+    let mut big = Vec::new();
+    for k in 0..2i16 {
+        let mut cells: Vec<(i16, i16, u8)> = (-8..=8i16)
+            .flat_map(|dy| (-8..=8i16).map(move |dx| (dx, dy)))
+            .filter(|&(dx, dy)| (dx, dy) != (0, 0) && (dx + dy + k) % 2 == 0)
+            .take(160)
+            .map(|(dx, dy)| (dx, dy, F | X | E))
+            .collect();
+        cells.push((0, 1, E));
+        cells.push((1, k, F | X));
+        let mut p = pattern(next_id, &cells, None);
+        p.result = Some(lens_vm::spec::ResultSpec::Value { value: 2, bits: 0 });
+        big.push(ClassNode::Pattern(p));
+        next_id += 1;
+    }
+    classes.push(class("big", Mode::All, 17, big));
     let mut all = class("everywhere", Mode::First, 3, anything);
     all.focus = F | X | E;
     classes.push(all);

@@ -18,7 +18,7 @@ use super::{Ctx, Geometry, Host, MatchBuf, Orientations, Query, focus_ok, run_cl
 use crate::board::{BoardView, Colour};
 use crate::geometry::Orientation;
 use crate::rom::layout::{RING, WORD_BASE, WORD_FIRST, WORD_POINTS};
-use crate::rom::{ClassInfo, Kernel, MAX_GLOB_DEPTH, PatternInfo, Rom};
+use crate::rom::{ClassInfo, Kernel, MAX_GLOB_DEPTH, Rom, Section};
 
 /// Largest board handled: 25 x 25 = 625 bits.
 const MAX_WORDS: usize = 10;
@@ -319,23 +319,101 @@ impl<const N: usize> Filter<'_, N> {
         true
     }
 
-    /// The stored cells of one entry through its orientation: cells within Chebyshev
-    /// distance 2 of the focus first (they reject most variants), then the rest.
-    fn cells(&mut self, pat: &PatternInfo<'_>, t: Orientation) -> bool {
+    /// The cells of one entry (its pattern's cells, ordered once per pattern) through its
+    /// orientation.
+    fn cells(&mut self, cells: &Ordered, rom: &Rom<'_>, p: u32, t: Orientation) -> bool {
         let (ax, ay) = t.apply(1, 0);
         let (bx, by) = t.apply(0, 1);
-        for near in [true, false] {
-            for (dx, dy, allowed) in pat.cells() {
-                let (dx, dy) = (dx as i32, dy as i32);
-                if (dx.abs().max(dy.abs()) <= 2) != near {
-                    continue;
-                }
-                if !self.and(ax * dx + bx * dy, ay * dx + by * dy, allowed) {
-                    return false;
-                }
-            }
+        let mut one = |(dx, dy, allowed): (i8, i8, u8)| {
+            let (dx, dy) = (dx as i32, dy as i32);
+            self.and(ax * dx + bx * dy, ay * dx + by * dy, allowed)
+        };
+        if cells.fits {
+            cells.groups[0][..cells.n].iter().all(|&c| one(c))
+        } else {
+            pattern_cells(rom, p).all(one)
         }
-        true
+    }
+}
+
+/// The stored cells of pattern `p` (`PatternInfo::cells` read straight from the tables:
+/// no copy of the `Rom` per pattern).
+#[inline]
+fn pattern_cells<'a>(rom: &Rom<'a>, p: u32) -> impl Iterator<Item = (i8, i8, u8)> + 'a {
+    let pt = rom.t(Section::Patterns);
+    let (first, n) = (
+        pt.u32(p as usize, 8) as usize,
+        pt.u32(p as usize, 12) as usize,
+    );
+    let ct = rom.t(Section::Cells);
+    let rec = ct.rec.max(3);
+    let bytes = ct.data.get(first * rec..(first + n) * rec).unwrap_or(&[]);
+    bytes
+        .chunks_exact(rec)
+        .map(|c| (c[0] as i8, c[1] as i8, c[2]))
+}
+
+/// Most cells stored per pattern in [`Ordered`]; longer patterns are read in stored order.
+const LOCAL_CELLS: usize = 128;
+
+/// The cells of the current pattern, most selective first: the 8 oriented entries of a
+/// pattern are consecutive, so the ordering is paid once per pattern.
+struct Ordered {
+    pattern: u32,
+    fits: bool,
+    n: usize,
+    /// `groups[0][..n]` holds the ordered cells; groups 1 and 2 are staging.
+    groups: [[(i8, i8, u8); LOCAL_CELLS]; 3],
+}
+
+/// Selectivity group of an allowed-state set (bit 0 friend, 1 foe, 2 empty, 3 off) on a
+/// typical position: 0 = one stone colour or off-board (rarest), 1 = either stone colour or
+/// empty, 2 = wider sets.
+const GROUP: [u8; 16] = [
+    0, 0, 0, 1, // nothing, friend, foe, stone
+    1, 2, 2, 2, // empty, empty|friend, empty|foe, on board
+    0, 0, 0, 1, // off, off|friend, off|foe, off|stone
+    1, 2, 2, 2, // off|empty, ..., anything
+];
+
+impl Ordered {
+    const fn new() -> Self {
+        Ordered {
+            pattern: u32::MAX,
+            fits: false,
+            n: 0,
+            groups: [[(0, 0, 0); LOCAL_CELLS]; 3],
+        }
+    }
+
+    /// Loads pattern `p` unless it is the current one. Cells are grouped by [`GROUP`] (three
+    /// groups, stored order within a group: one pass, cheaper than a sort per pattern).
+    fn load(&mut self, rom: &Rom<'_>, p: u32) {
+        if self.pattern == p {
+            return;
+        }
+        self.pattern = p;
+        let mut len = [0usize; 3];
+        self.fits = true;
+        for c in pattern_cells(rom, p) {
+            let g = GROUP[(c.2 & 0xF) as usize] as usize;
+            if len[g] == LOCAL_CELLS {
+                self.fits = false;
+                return;
+            }
+            self.groups[g][len[g]] = c;
+            len[g] += 1;
+        }
+        let n = len[0] + len[1] + len[2];
+        if n > LOCAL_CELLS {
+            self.fits = false;
+            return;
+        }
+        let (g0, rest) = self.groups.split_at_mut(1);
+        let (g1, g2) = rest.split_at_mut(1);
+        g0[0][len[0]..len[0] + len[1]].copy_from_slice(&g1[0][..len[1]]);
+        g0[0][len[0] + len[1]..n].copy_from_slice(&g2[0][..len[2]]);
+        self.n = n;
     }
 }
 
@@ -476,6 +554,7 @@ fn collect<const N: usize>(
     let packed = class.kernel() == Kernel::Packed;
     let words = class.words();
     let mut hits = 0usize;
+    let mut ordered = Ordered::new();
     if band.iter().any(|&w| w != 0) {
         for e in first..first + count {
             let (p, o, cov) = rom.entry(e);
@@ -487,7 +566,8 @@ fn collect<const N: usize>(
                 f.packed(rom.entry_masks(class, e), words)
             } else {
                 let t = Orientation::new(o).unwrap_or(Orientation::IDENTITY);
-                f.cells(&rom.pattern(p), t)
+                ordered.load(rom, p);
+                f.cells(&ordered, rom, p, t)
             };
             if !alive {
                 continue;
