@@ -233,45 +233,50 @@ struct Filter<'s, const N: usize> {
 
 impl<const N: usize> Filter<'_, N> {
     /// `acc &= plane(dx, dy, allowed)`; false when the candidate set is now empty.
-    #[inline]
+    #[inline(always)]
     fn and(&mut self, dx: i32, dy: i32, allowed: u8) -> bool {
         let allowed = allowed & 0xF;
         if allowed == 0xF {
             return true;
         }
-        if dx.abs() <= CACHED && dy.abs() <= CACHED {
+        let slot = if dx.abs() <= CACHED && dy.abs() <= CACHED {
             let key =
                 (((dy + CACHED) as usize * SIDE + (dx + CACHED) as usize) << 4) | allowed as usize;
-            let slot = if self.sc.valid[key >> 6] & (1 << (key & 63)) != 0 {
-                Some(self.sc.dir[key] as usize)
-            } else if self.used < POOL / N {
-                let p = self.planes.plane(&self.sc.cols, dx, dy, allowed);
-                let slot = self.used;
-                self.sc.pool[slot * N..slot * N + N].copy_from_slice(&p);
-                self.sc.dir[key] = slot as u16;
-                self.sc.valid[key >> 6] |= 1 << (key & 63);
-                self.used += 1;
-                Some(slot)
+            if self.sc.valid[key >> 6] & (1 << (key & 63)) != 0 {
+                self.sc.dir[key] as usize
             } else {
-                None
-            };
-            if let Some(slot) = slot {
-                let p = &self.sc.pool[slot * N..slot * N + N];
-                let mut any = 0;
-                for (a, w) in self.acc.iter_mut().zip(p) {
-                    *a &= w;
-                    any |= *a;
-                }
-                return any != 0;
+                self.miss(Some(key), dx, dy, allowed)
             }
-        }
-        let p = self.planes.plane(&self.sc.cols, dx, dy, allowed);
+        } else {
+            self.miss(None, dx, dy, allowed)
+        };
+        let p = &self.sc.pool[slot * N..slot * N + N];
         let mut any = 0;
-        for (a, w) in self.acc.iter_mut().zip(&p) {
+        for (a, w) in self.acc.iter_mut().zip(p) {
             *a &= w;
             any |= *a;
         }
         any != 0
+    }
+
+    /// Builds a plane that is not cached yet into the pool: cached under `key` while there is
+    /// room, else into the pool's last slot (kept for such temporaries). Returns its slot.
+    #[cold]
+    #[inline(never)]
+    fn miss(&mut self, key: Option<usize>, dx: i32, dy: i32, allowed: u8) -> usize {
+        let p = self.planes.plane(&self.sc.cols, dx, dy, allowed);
+        let temp = POOL / N - 1;
+        let slot = match key {
+            Some(key) if self.used < temp => {
+                self.sc.dir[key] = self.used as u16;
+                self.sc.valid[key >> 6] |= 1 << (key & 63);
+                self.used += 1;
+                self.used - 1
+            }
+            _ => temp,
+        };
+        self.sc.pool[slot * N..slot * N + N].copy_from_slice(&p);
+        slot
     }
 
     /// The packed absence masks of one entry, most selective first: word 0's points (ring
@@ -661,4 +666,88 @@ fn emit<B: BoardView + ?Sized, H: Host + ?Sized, const N: usize>(
         }
     }
     produced
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+    use crate::matching::state;
+
+    /// Every plane bit equals "the point at anchor + offset is in the allowed states", for all
+    /// offsets up to 25 away and every allowed set, on boards of several sizes, through the
+    /// cache, past a full cache (temporary slot) and for uncached offsets.
+    #[test]
+    fn planes_equal_point_states() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for size in [5u8, 9, 13, 19, 25] {
+            let mut b = Board::new(size).unwrap();
+            for y in 0..size as i32 {
+                for x in 0..size as i32 {
+                    match next() % 5 {
+                        0 => drop(b.place(Colour::Black, x, y)),
+                        1 => drop(b.place(Colour::White, x, y)),
+                        _ => {}
+                    }
+                }
+            }
+            check_size::<10>(&b, &mut next, false);
+            check_size::<10>(&b, &mut next, true);
+            if size <= 19 {
+                check_size::<6>(&b, &mut next, false);
+            }
+        }
+    }
+
+    fn check_size<const N: usize>(b: &Board, next: &mut impl FnMut() -> u64, full: bool) {
+        let s = b.size() as i32;
+        let mut sc = ScanScratch::new();
+        sc.build_cols(s);
+        for persp in [Colour::Black, Colour::White] {
+            sc.valid = [0; KEYS.div_ceil(64)];
+            let mut f = Filter {
+                planes: Planes::<N>::new(b, persp, s),
+                sc: &mut sc,
+                // A full cache: every plane goes through the temporary slot.
+                used: if full { POOL / N - 1 } else { 0 },
+                acc: [0; N],
+            };
+            for _ in 0..400 {
+                let dx = (next() % 51) as i32 - 25;
+                let dy = (next() % 51) as i32 - 25;
+                let allowed = (next() % 15) as u8;
+                // Twice: built, then (if cached) read back.
+                for _ in 0..2 {
+                    f.acc = f.planes.board;
+                    let any = f.and(dx, dy, allowed);
+                    let mut want_any = false;
+                    for y in 0..s {
+                        for x in 0..s {
+                            let p = (y * s + x) as usize;
+                            let want = allowed & (1 << state(b, persp, x + dx, y + dy)) != 0;
+                            want_any |= want;
+                            let got = f.acc[p >> 6] & (1 << (p & 63)) != 0;
+                            assert_eq!(got, want, "size {s} ({x},{y}) d ({dx},{dy}) {allowed:#b}");
+                        }
+                    }
+                    assert_eq!(any, want_any);
+                    assert!(
+                        f.acc[(s * s) as usize / 64..]
+                            .iter()
+                            .enumerate()
+                            .all(|(i, &w)| {
+                                let base = ((s * s) as usize / 64 + i) * 64;
+                                (0..64).all(|k| base + k < (s * s) as usize || w & (1 << k) == 0)
+                            })
+                    );
+                }
+            }
+        }
+    }
 }
