@@ -14,7 +14,9 @@
 //! general classes their stored cells through the entry's orientation. Both become a plane
 //! keyed by `(dx, dy, allowed)`, built once per scan and kept in a [`ScanScratch`] cache.
 
-use super::{Ctx, Geometry, Host, MatchBuf, Orientations, Query, focus_ok, run_class_with};
+use super::{
+    Ctx, Geometry, Host, MatchBuf, Orientations, Query, Scratch, focus_ok, run_class_with,
+};
 use crate::board::{BoardView, Colour};
 use crate::geometry::Orientation;
 use crate::rom::layout::{RING, WORD_BASE, WORD_FIRST, WORD_POINTS};
@@ -327,8 +329,7 @@ impl<const N: usize> Filter<'_, N> {
     /// The cells of one entry (its pattern's cells, ordered once per pattern) through its
     /// orientation.
     fn cells(&mut self, cells: &Ordered, rom: &Rom<'_>, p: u32, t: Orientation) -> bool {
-        let (ax, ay) = t.apply(1, 0);
-        let (bx, by) = t.apply(0, 1);
+        let [ax, ay, bx, by] = MATRIX[t.index() as usize];
         let mut one = |(dx, dy, allowed): (i8, i8, u8)| {
             let (dx, dy) = (dx as i32, dy as i32);
             self.and(ax * dx + bx * dy, ay * dx + by * dy, allowed)
@@ -422,6 +423,23 @@ impl Ordered {
     }
 }
 
+/// Per orientation: the images of (1, 0) and (0, 1), `[ax, ay, bx, by]`.
+const MATRIX: [[i32; 4]; 8] = {
+    let mut m = [[0; 4]; 8];
+    let mut o = 0;
+    while o < 8 {
+        let t = match Orientation::new(o as u8) {
+            Some(t) => t,
+            None => Orientation::IDENTITY,
+        };
+        let (ax, ay) = t.apply(1, 0);
+        let (bx, by) = t.apply(0, 1);
+        m[o] = [ax, ay, bx, by];
+        o += 1;
+    }
+    m
+};
+
 /// Hits of one focus, as a [`Geometry`] for [`run_class`]: the entries whose cells all hold.
 struct Hits<'h> {
     /// Entry indices relative to the class, ascending.
@@ -447,8 +465,7 @@ pub(crate) fn scan<B: BoardView + ?Sized, H: Host + ?Sized>(
     board: &B,
     host: &H,
     q: &Query,
-    active: &mut [u8; MAX_GLOB_DEPTH + 1],
-    sc: &mut ScanScratch,
+    scratch: &mut Scratch,
     out: &mut MatchBuf<'_>,
 ) -> Option<usize> {
     let class = rom.class(q.class)?;
@@ -457,10 +474,10 @@ pub(crate) fn scan<B: BoardView + ?Sized, H: Host + ?Sized>(
         return None;
     }
     match ((s * s) as usize).div_ceil(64) {
-        1..=2 => scan_n::<B, H, 2>(rom, board, host, q, &class, active, sc, out),
-        3 => scan_n::<B, H, 3>(rom, board, host, q, &class, active, sc, out),
-        4..=6 => scan_n::<B, H, 6>(rom, board, host, q, &class, active, sc, out),
-        _ => scan_n::<B, H, 10>(rom, board, host, q, &class, active, sc, out),
+        1..=2 => scan_n::<B, H, 2>(rom, board, host, q, &class, scratch, out),
+        3 => scan_n::<B, H, 3>(rom, board, host, q, &class, scratch, out),
+        4..=6 => scan_n::<B, H, 6>(rom, board, host, q, &class, scratch, out),
+        _ => scan_n::<B, H, 10>(rom, board, host, q, &class, scratch, out),
     }
 }
 
@@ -471,11 +488,11 @@ fn scan_n<B: BoardView + ?Sized, H: Host + ?Sized, const N: usize>(
     host: &H,
     q: &Query,
     class: &ClassInfo<'_>,
-    active: &mut [u8; MAX_GLOB_DEPTH + 1],
-    sc: &mut ScanScratch,
+    scratch: &mut Scratch,
     out: &mut MatchBuf<'_>,
 ) -> Option<usize> {
     let s = board.size() as i32;
+    let Scratch { active, scan: sc } = &mut *scratch;
     sc.build_cols(s);
     sc.valid = [0; KEYS.div_ceil(64)];
     let planes = Planes::<N>::new(board, q.perspective, s);
@@ -492,8 +509,9 @@ fn scan_n<B: BoardView + ?Sized, H: Host + ?Sized, const N: usize>(
     } else {
         f.planes.plane(&f.sc.cols, 0, 0, focus)
     };
-    // Rows in bands, the whole board at first; a band with more hits than the scratch holds
-    // is halved (a single row that still overflows is matched point by point).
+    // Rows in bands, the whole board at first. A band with more hits than the scratch holds
+    // is split when two passes would do; a match-heavy class (more) is matched point by point
+    // from there on, which is then as fast as repeated passes.
     let mut produced = 0;
     let (mut row0, mut rows) = (0, s);
     while row0 < s {
@@ -505,36 +523,24 @@ fn scan_n<B: BoardView + ?Sized, H: Host + ?Sized, const N: usize>(
         match collect(rom, class, q, &mut f, &band) {
             Ok(hits) => {
                 produced += emit(rom, board, host, q, class, active, f.sc, &band, hits, out);
+                row0 = end;
             }
-            Err(done) if rows > 1 => {
-                // Overflowed after `done` of the class's entries: size the next band from the
-                // hit rate so far (with a margin), so that one retry usually fits.
+            Err(done) => {
+                // Overflowed after `done` of the class's entries: the hit rate so far sizes
+                // the next band (with a margin) so that one retry usually fits.
                 let total = class.entry_count().max(1) as u64;
                 let fit = rows as u64 * done as u64 * 3 / (total * 4);
-                rows = (fit as i32).clamp(1, rows - 1);
-                continue;
-            }
-            Err(_) => {
-                for x in 0..s {
-                    let p = (row0 * s + x) as usize;
-                    if band[p >> 6] & (1 << (p & 63)) == 0 {
-                        continue;
-                    }
-                    let ctx = Ctx {
-                        rom,
-                        board,
-                        host,
-                        persp: q.perspective,
-                        x,
-                        y: row0,
-                    };
-                    let mut g = super::kernel_cells(rom, board, q.perspective, x, row0);
-                    let qmask = q.orientations.mask_at(x, row0);
-                    produced += run_class_with(&ctx, class, qmask, &mut g, active, out);
+                if rows == 1 || fit * 2 < rows as u64 {
+                    break;
                 }
+                rows = (fit as i32).clamp(1, rows - 1);
             }
         }
-        row0 = end;
+    }
+    for y in row0..s {
+        for x in 0..s {
+            produced += super::kernel::match_at(rom, board, host, q, x, y, scratch, out);
+        }
     }
     Some(produced)
 }

@@ -510,8 +510,7 @@ impl<'a> Rom<'a> {
         scratch: &mut Scratch,
         out: &mut MatchBuf<'_>,
     ) -> Option<usize> {
-        let Scratch { active, scan } = scratch;
-        board_parallel::scan(self, board, host, q, active, scan, out)
+        board_parallel::scan(self, board, host, q, scratch, out)
     }
 
     /// The per-point whole-board scan: [`Rom::match_at`] at every board point, row by row.
