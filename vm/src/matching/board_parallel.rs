@@ -567,8 +567,16 @@ fn collect<const N: usize>(
     let mut hits = 0usize;
     let mut ordered = Ordered::new();
     if band.iter().any(|&w| w != 0) {
-        for e in first..first + count {
-            let (p, o, cov) = rom.entry(e);
+        // The class's entry records read in one slice (as `Rom::entry`: pattern u32,
+        // orientation u8, covers u8).
+        let et = rom.t(Section::Entries);
+        let rec = et.rec.max(6);
+        let records = et
+            .data
+            .get(first as usize * rec..(first + count) as usize * rec)
+            .unwrap_or(&[]);
+        for (e, r) in (first..).zip(records.chunks_exact(rec)) {
+            let (p, o, cov) = (u32::from_le_bytes([r[0], r[1], r[2], r[3]]), r[4], r[5]);
             if cov & qfilter == 0 {
                 continue;
             }
