@@ -44,6 +44,15 @@ fn main() {
             );
             assert_eq!(&lens_joseki::decode(&b).unwrap(), t);
         }
+        let b = encode(t, Encoding::Packed);
+        let t0 = std::time::Instant::now();
+        assert_eq!(&lens_joseki::decode(&b).unwrap(), t);
+        print!(
+            "  packed {:>5} {:.3} ({:.1} ms)",
+            b.len(),
+            b.len() as f64 / m,
+            t0.elapsed().as_secs_f64() * 1e3
+        );
         println!();
     }
 }

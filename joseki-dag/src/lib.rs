@@ -3,7 +3,8 @@
 //!
 //! Pipeline: [`import_sgf`] / [`parse_text`] / [`Tree::add_line`] build a [`Tree`] (a DAG in the
 //! corner frame, transpositions merged); [`encode`] turns it into a blob ([`Encoding::Fotland`]
-//! or the default [`Encoding::Compact`]); [`decode`] gives the tree back exactly; [`Walker`]
+//! or the default [`Encoding::Compact`], or the storage-only [`Encoding::Packed`]); [`decode`]
+//! gives the tree back exactly ([`unpack`]: packed to Compact); [`Walker`]
 //! follows the moves of a corner through a blob without decoding it. See `docs/joseki.md`.
 
 mod board;
@@ -14,7 +15,7 @@ pub mod stats;
 pub mod text;
 pub mod walk;
 
-pub use codec::{DecodeError, Encoding, decode, encode};
+pub use codec::{DecodeError, Encoding, decode, encode, unpack};
 pub use model::{Edge, Move, MoveType, Point, Rel, SetupStone, Step, Tree, Vertex};
 pub use sgf::{Conventions, SgfError, import_sgf, import_sgf_into};
 pub use text::{TextError, parse_text};

@@ -165,8 +165,24 @@ pub fn report(name: &str, tree: &Tree) -> String {
         s,
         "  encoding  bytes  bytes/move  1-byte entries  parsed/lookup  parsed/step"
     );
-    for enc in Encoding::ALL {
+    for enc in Encoding::EVERY {
         let blob = encode(tree, enc);
+        if !enc.walkable() {
+            // Storage only: no entries to walk; header = everything before the payload.
+            let _ = writeln!(
+                s,
+                "  {:<8} {:>6}  {:>10.3}  {:>14}  {:>13}  {:>11}  {:>6}  {:>5}",
+                enc.name(),
+                blob.len(),
+                blob.len() as f64 / tree.tree_moves().max(1) as f64,
+                "-",
+                "-",
+                "-",
+                4 + crate::codec::varint_len(tree.tree_moves()) + 4,
+                "-"
+            );
+            continue;
+        }
         let e = encoding_stats(tree, &blob);
         let _ = writeln!(
             s,

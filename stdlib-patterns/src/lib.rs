@@ -73,5 +73,13 @@ pub const LENSES: [&str; 4] = [
 /// a `lens-joseki` blob (`Rom::joseki_blob(JOSEKI)`, walk it with `lens_joseki::Walker`).
 pub const JOSEKI: &str = "standard";
 
+/// The joseki book's blob (the ROM's section [`JOSEKI`]), ready for `lens_joseki::Walker::new`.
+pub fn joseki_blob() -> &'static [u8] {
+    match rom().joseki_blob(JOSEKI) {
+        Some(blob) => blob,
+        None => panic!("the embedded standard library ROM has no joseki section `{JOSEKI}`"),
+    }
+}
+
 /// The directory of the `.lens` sources (for tools and tests that recompile them).
 pub const SOURCE_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/patterns");

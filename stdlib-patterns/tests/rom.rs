@@ -27,3 +27,15 @@ fn embedded_rom_is_aligned_and_loads() {
     let rom = lens_stdlib::rom();
     assert_eq!(rom.classes().count(), lens_stdlib::CLASSES.len());
 }
+
+#[test]
+fn joseki_section_is_the_book_blob() {
+    let blob = lens_stdlib::joseki_blob();
+    // A lens-joseki blob: magic `LJ` (docs/joseki.md); the full decode is checked in
+    // tests/tests/stdlib_joseki.rs.
+    assert_eq!(&blob[..2], b"LJ");
+    assert_eq!(
+        lens_stdlib::rom().joseki_blob(lens_stdlib::JOSEKI),
+        Some(blob)
+    );
+}

@@ -27,6 +27,26 @@ fn check(name: &str, tree: &Tree) {
                 enc.name()
             );
         }
+        if enc == Encoding::Compact {
+            // The storage form decodes to the same tree and unpacks to this very blob.
+            let packed = encode(tree, Encoding::Packed);
+            let back = decode(&packed).unwrap_or_else(|e| panic!("{name} packed: {e}"));
+            assert_eq!(&back, tree, "{name}: packed round trip");
+            assert_eq!(
+                encode(&back, Encoding::Packed),
+                packed,
+                "{name}: packed re-encode"
+            );
+            assert_eq!(
+                lens_joseki::unpack(&packed).unwrap(),
+                blob,
+                "{name}: unpack"
+            );
+            assert!(
+                packed.len() < blob.len() || tree.tree_moves() < 100,
+                "{name}"
+            );
+        }
         println!(
             "{name:<24} {:<8} {:>6} B {:>6} moves {:.3} B/move",
             enc.name(),

@@ -93,10 +93,10 @@ const LINES: &[Line] = &[
         note: "",
     },
     Line {
-        moves: "c4 e3 d3 e4 d4",
-        name: "3-4, small knight's approach, attach, empty-triangle draw back (bad)",
+        moves: "c4 e3 d3 e4",
+        name: "3-4, small knight's approach, attach and stand",
         depth: 4,
-        note: "the last move is a known mistake, which the books do not list",
+        note: "",
     },
     Line {
         moves: "c4 e3 g3 e5",
@@ -117,9 +117,9 @@ const LINES: &[Line] = &[
         note: "",
     },
     Line {
-        moves: "c4 e4 e3 f3 d3 f4",
-        name: "3-4, one-space high approach, attach underneath",
-        depth: 6,
+        moves: "c4 e4 e3 f3 d3 f4 c7",
+        name: "3-4, one-space high approach, attach underneath, extension",
+        depth: 7,
         note: "",
     },
     Line {
@@ -277,7 +277,8 @@ fn rom_joseki_section_decodes_to_the_source_tree() {
         kinds.get(&MoveType::Urgent).copied().unwrap_or(0) >= 3,
         "{kinds:?}"
     );
-    assert!(kinds.contains_key(&MoveType::Bad), "{kinds:?}");
+    // No move is marked `bad` until a book confirms the verdict (see joseki.lens).
+    assert!(!kinds.contains_key(&MoveType::Bad), "{kinds:?}");
 }
 
 #[test]
@@ -317,10 +318,13 @@ fn every_line_replays_legally_in_all_orientations() {
     }
 }
 
+/// A third-party book file: its short name and its blob.
+type Book = (String, Vec<u8>);
+
 /// The third-party books: the union of all as one blob, and each file alone (types are read
 /// per file: where books share a move, the union keeps the first book's type). `None`
 /// without `../shared/data`.
-fn oracle() -> Option<(Vec<u8>, Vec<(String, Vec<u8>)>)> {
+fn oracle() -> Option<(Vec<u8>, Vec<Book>)> {
     let files = data::joseki_files()?;
     let mut union = Tree::new();
     let mut each = Vec::new();
@@ -379,7 +383,7 @@ fn known_depth(w: &Walker<'_>, line: &[RelMove]) -> (usize, Vec<MoveType>) {
                 .iter()
                 .all(|&(r, q)| stones.contains(&(r, transpose(q))))
         };
-        let mut better = |best: &mut Found, f: Found| {
+        let better = |best: &mut Found, f: Found| {
             if f.0 > best.0 {
                 *best = f;
             }

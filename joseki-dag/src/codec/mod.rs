@@ -1,13 +1,16 @@
 //! Blob encodings of a [`Tree`]: Fotland's 1993 format as `research/joseki.md` reconstructs it,
-//! and the denser walkable default. Both are depth-first (an entry, then its children, then its
-//! next sibling), byte-aligned, context-free per entry, and walked in place by [`crate::Walker`].
+//! the denser walkable default, and a range-coded storage form. The first two are depth-first
+//! (an entry, then its children, then its next sibling), byte-aligned, context-free per entry,
+//! and walked in place by [`crate::Walker`]; the packed form is decoded once ([`unpack`]).
 //!
-//! Header (both): `"LJ"`, version `1`, encoding id (0 Fotland, 1 Compact), the source tree's
-//! move count (LEB128), then the encoding's code table, then the root's child list.
+//! Header: `"LJ"`, version `2` (version 1 still decodes), encoding id (0 Fotland, 1 Compact,
+//! 2 Packed), the source tree's move count (LEB128), then the encoding's code table, then the
+//! root's child list (Packed: checksum and payload).
 //! The byte layouts are documented in `docs/joseki.md` and in each module.
 
 pub(crate) mod compact;
 pub(crate) mod fotland;
+pub(crate) mod packed;
 
 use crate::model::{Edge, MoveType, Point, Rel, Step, Tree, Vertex};
 use std::collections::HashMap;
@@ -27,24 +30,35 @@ pub enum Encoding {
     /// table of up to 237 entries, one-byte prefixes for type / colour exception / flags /
     /// pointer, and skip fields on large subtrees so a lookup jumps over earlier siblings.
     Compact,
+    /// (c) Storage only: range coded with adaptive context models, decoded once at load time
+    /// ([`unpack`] gives a Compact blob to walk). Not walkable in place.
+    Packed,
 }
 
 impl Encoding {
+    /// The walkable encodings (a [`crate::Walker`] reads them in place).
     pub const ALL: [Encoding; 2] = [Encoding::Fotland, Encoding::Compact];
+    /// Every encoding, the storage-only [`Encoding::Packed`] included.
+    pub const EVERY: [Encoding; 3] = [Encoding::Fotland, Encoding::Compact, Encoding::Packed];
     pub const fn id(self) -> u8 {
         match self {
             Encoding::Fotland => 0,
             Encoding::Compact => 1,
+            Encoding::Packed => 2,
         }
     }
     pub const fn name(self) -> &'static str {
         match self {
             Encoding::Fotland => "fotland",
             Encoding::Compact => "compact",
+            Encoding::Packed => "packed",
         }
     }
+    pub const fn walkable(self) -> bool {
+        !matches!(self, Encoding::Packed)
+    }
     pub fn from_name(s: &str) -> Option<Encoding> {
-        Encoding::ALL.into_iter().find(|e| e.name() == s)
+        Encoding::EVERY.into_iter().find(|e| e.name() == s)
     }
 }
 
@@ -178,12 +192,19 @@ pub(crate) fn parse_header(bytes: &[u8]) -> Result<Layout<'_>, DecodeError> {
     let enc = match bytes[3] {
         0 => Encoding::Fotland,
         1 => Encoding::Compact,
+        2 if version != 1 => {
+            return err(
+                3,
+                "a packed blob is not walkable in place: unpack it first (codec::unpack)",
+            );
+        }
         _ => return err(3, "unknown encoding id"),
     };
     let (tree_moves, pos) = read_varint(bytes, 4)?;
     match enc {
         Encoding::Fotland => fotland::header(bytes, pos, tree_moves),
         Encoding::Compact => compact::header(bytes, pos, tree_moves, version),
+        Encoding::Packed => unreachable!("refused above"),
     }
 }
 
@@ -192,6 +213,7 @@ pub(crate) fn read_entry(l: &Layout<'_>, pos: usize) -> Result<RawEntry, DecodeE
     match l.enc {
         Encoding::Fotland => fotland::read(l, pos),
         Encoding::Compact => compact::read(l, pos),
+        Encoding::Packed => err(pos, "a packed blob has no entries to read in place"),
     }
 }
 
@@ -396,8 +418,14 @@ pub fn encode(tree: &Tree, enc: Encoding) -> Vec<u8> {
     match enc {
         Encoding::Fotland => fotland::encode(&plan, &mut out),
         Encoding::Compact => compact::encode(&plan, &mut out, compact::DEFAULT_SKIP_MIN),
+        Encoding::Packed => packed::encode(&plan, &mut out),
     }
     out
+}
+
+/// Decode a packed (or any) blob once and give the Compact blob to walk in place.
+pub fn unpack(bytes: &[u8]) -> Result<Vec<u8>, DecodeError> {
+    Ok(encode(&decode(bytes)?, Encoding::Compact))
 }
 
 /// Encode with the Compact layout and a chosen skip threshold (subtree entries); for measuring.
@@ -413,7 +441,19 @@ pub fn encode_compact_with_skip(tree: &Tree, skip_min: usize) -> Vec<u8> {
 
 /// Which encoding a blob uses.
 pub fn encoding_of(bytes: &[u8]) -> Result<Encoding, DecodeError> {
+    if packed_header(bytes)?.is_some() {
+        return Ok(Encoding::Packed);
+    }
     Ok(parse_header(bytes)?.enc)
+}
+
+/// A packed blob's move count and payload offset; `None` for other blobs.
+fn packed_header(bytes: &[u8]) -> Result<Option<(u64, usize)>, DecodeError> {
+    if bytes.len() >= 4 && &bytes[0..2] == MAGIC && bytes[2] == VERSION && bytes[3] == 2 {
+        let (tree_moves, pos) = read_varint(bytes, 4)?;
+        return Ok(Some((tree_moves, pos)));
+    }
+    Ok(None)
 }
 
 /// Decode a blob back into the tree it was encoded from (exact: `decode(encode(t)) == t`).
@@ -425,6 +465,9 @@ pub fn decode(bytes: &[u8]) -> Result<Tree, DecodeError> {
         resume: bool,
         /// Where the skip field of the current entry says the sibling starts.
         expect: Option<usize>,
+    }
+    if let Some((tree_moves, pos)) = packed_header(bytes)? {
+        return packed::decode(bytes, pos, tree_moves);
     }
     let l = parse_header(bytes)?;
     let mut vertices: Vec<Vertex> = vec![Vertex::default()];

@@ -38,7 +38,8 @@ pub struct BuildArgs {
     /// Output blob.
     #[arg(short, long)]
     pub output: PathBuf,
-    #[arg(long, value_parser = ["compact", "fotland"], default_value = "compact")]
+    /// `packed` is storage only (range coded); `lensc joseki next` and engines unpack it first.
+    #[arg(long, value_parser = ["compact", "fotland", "packed"], default_value = "compact")]
     pub encoding: String,
     /// Write a ROM image holding the blob as a joseki section of this name (instead of the
     /// bare blob); engines read it with `Rom::joseki_blob(NAME)`.

@@ -1,0 +1,51 @@
+//! Any bytes: `Rom::from_bytes` either rejects them or gives a ROM on which every class can be
+//! scanned and every lens evaluated without a panic (validation at load is the whole defence).
+#![no_main]
+
+use lens_vm::board::Board;
+use lens_vm::{Colour, Match, MatchBuf, NoHost, Orientations, Query, Rom, Scratch};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    // ROM images are 8-byte aligned in use (`AlignedRom`): copy to an aligned offset.
+    let mut buf = vec![0u8; data.len() + 8];
+    let at = buf.as_ptr().align_offset(8);
+    buf[at..at + data.len()].copy_from_slice(data);
+    let Ok(rom) = Rom::from_bytes(&buf[at..at + data.len()]) else {
+        return;
+    };
+    let board = Board::from_diagram(BOARD).expect("fixed position");
+    let mut scratch = Scratch::new();
+    let mut slots = [Match::EMPTY; 64];
+    for class in rom.classes() {
+        for perspective in [Colour::Black, Colour::White] {
+            let q = Query {
+                class: class.id(),
+                perspective,
+                orientations: Orientations::All,
+            };
+            let mut out = MatchBuf::new(&mut slots);
+            rom.scan(&board, &NoHost, &q, &mut scratch, &mut out);
+        }
+    }
+    for id in 0..rom.lens_count() {
+        if let Some(lens) = rom.lens(lens_vm::LensId(id as u32)) {
+            let ends: Vec<(i32, i32)> = (0..lens.endpoint_count()).map(|k| (k as i32, 2)).collect();
+            let mut out = MatchBuf::new(&mut slots);
+            rom.eval_lens(lens.id(), &ends, Colour::Black, &board, &NoHost, &mut out);
+        }
+    }
+});
+
+const BOARD: &str = "
+. . . . . . . . .
+. . X O . . . . .
+. X O . O . . . .
+. . X O . . X . .
+. . . X . . . . .
+. . O . . X O . .
+. . . . . . . . .
+. . . . . . . . .
+. . . . . . . . .
+to_move: B
+";
