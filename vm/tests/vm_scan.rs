@@ -115,6 +115,7 @@ fn check<B: BoardView>(
     rom: &Rom<'_>,
     board: &B,
     q: &Query,
+    area: lens_vm::matching::Area,
     scratch: &mut Scratch,
     bufs: &mut [Vec<Match>; 3],
 ) -> (usize, bool) {
@@ -145,6 +146,20 @@ fn check<B: BoardView>(
     let mut a = MatchBuf::new(fast);
     assert_eq!(rom.scan(board, &NoHost, q, scratch, &mut a), nc);
     assert_eq!(a.as_slice(), c.as_slice(), "scan vs reference: {q:?}");
+    // The rescan of an area: the whole scan's matches at the foci inside it.
+    let inside = |m: &&Match| {
+        let (x, y) = m.focus;
+        x >= area.x0 && x < area.x1 && y >= area.y0 && y < area.y1
+    };
+    let want: Vec<Match> = c.as_slice().iter().filter(inside).copied().collect();
+    let mut a = MatchBuf::new(fast);
+    let n = rom.scan_area(board, &NoHost, q, area, scratch, &mut a);
+    assert_eq!(n, want.len(), "scan_area count: {q:?} {area:?}");
+    assert_eq!(
+        a.as_slice(),
+        &want[..],
+        "scan_area vs reference: {q:?} {area:?}"
+    );
     (nc, took.is_some())
 }
 
@@ -179,9 +194,12 @@ fn board_parallel_scan_equals_reference_scan() {
                     perspective,
                     orientations,
                 };
+                // Around a point, up to 4 away (partly off the board near the edges).
+                let r = rng.below(5) as i32;
+                let area = lens_vm::matching::Area::around(x, y, r);
                 for (n, took) in [
-                    check(&rom, &board, &q, &mut scratch, &mut bufs),
-                    check(&rom, &rows_board, &q, &mut scratch, &mut bufs),
+                    check(&rom, &board, &q, area, &mut scratch, &mut bufs),
+                    check(&rom, &rows_board, &q, area, &mut scratch, &mut bufs),
                 ] {
                     matches[c] += n;
                     declined[c] += usize::from(!took);

@@ -457,6 +457,37 @@ impl Geometry for Hits<'_> {
     }
 }
 
+/// A rectangle of foci: columns `x0..x1`, rows `y0..y1` (clipped to the board).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Area {
+    pub x0: i32,
+    pub y0: i32,
+    pub x1: i32,
+    pub y1: i32,
+}
+
+impl Area {
+    /// Every point of any board.
+    pub const ALL: Area = Area {
+        x0: 0,
+        y0: 0,
+        x1: MAX_SIDE,
+        y1: MAX_SIDE,
+    };
+
+    /// The foci whose field can contain the point `(x, y)`, for a class whose cells lie
+    /// within `radius` of the focus (for a centred field, `(max(width, height) - 1) / 2`):
+    /// after a move at `(x, y)` only their matches can change.
+    pub const fn around(x: i32, y: i32, radius: i32) -> Area {
+        Area {
+            x0: x - radius,
+            y0: y - radius,
+            x1: x + radius + 1,
+            y1: y + radius + 1,
+        }
+    }
+}
+
 /// Whole-board scan of `q` on the board-parallel path. `None` (nothing written) when this
 /// scan cannot take the path (board size, class size): the caller falls back to the
 /// per-point scan.
@@ -465,6 +496,7 @@ pub(crate) fn scan<B: BoardView + ?Sized, H: Host + ?Sized>(
     board: &B,
     host: &H,
     q: &Query,
+    area: Area,
     scratch: &mut Scratch,
     out: &mut MatchBuf<'_>,
 ) -> Option<usize> {
@@ -473,11 +505,20 @@ pub(crate) fn scan<B: BoardView + ?Sized, H: Host + ?Sized>(
     if !(1..=MAX_SIDE).contains(&s) || class.entry_count() >= 1 << ENTRY_BITS {
         return None;
     }
+    let area = Area {
+        x0: area.x0.clamp(0, s),
+        y0: area.y0.clamp(0, s),
+        x1: area.x1.clamp(0, s),
+        y1: area.y1.clamp(0, s),
+    };
+    if area.x0 >= area.x1 || area.y0 >= area.y1 {
+        return Some(0);
+    }
     match ((s * s) as usize).div_ceil(64) {
-        1..=2 => scan_n::<B, H, 2>(rom, board, host, q, &class, scratch, out),
-        3 => scan_n::<B, H, 3>(rom, board, host, q, &class, scratch, out),
-        4..=6 => scan_n::<B, H, 6>(rom, board, host, q, &class, scratch, out),
-        _ => scan_n::<B, H, 10>(rom, board, host, q, &class, scratch, out),
+        1..=2 => scan_n::<B, H, 2>(rom, board, host, q, &class, area, scratch, out),
+        3 => scan_n::<B, H, 3>(rom, board, host, q, &class, area, scratch, out),
+        4..=6 => scan_n::<B, H, 6>(rom, board, host, q, &class, area, scratch, out),
+        _ => scan_n::<B, H, 10>(rom, board, host, q, &class, area, scratch, out),
     }
 }
 
@@ -488,6 +529,7 @@ fn scan_n<B: BoardView + ?Sized, H: Host + ?Sized, const N: usize>(
     host: &H,
     q: &Query,
     class: &ClassInfo<'_>,
+    area: Area,
     scratch: &mut Scratch,
     out: &mut MatchBuf<'_>,
 ) -> Option<usize> {
@@ -504,18 +546,28 @@ fn scan_n<B: BoardView + ?Sized, H: Host + ?Sized, const N: usize>(
     };
     // Foci: on the board, in the class's focus states.
     let focus = class.focus() & 7;
-    let foci = if focus == 7 {
+    let mut foci = if focus == 7 {
         f.planes.board
     } else {
         f.planes.plane(&f.sc.cols, 0, 0, focus)
     };
+    // ... within the area (rows y0..y1 of columns x0..x1).
+    if (area.x0, area.x1) != (0, s) {
+        let mut cols = [0u64; N];
+        for y in area.y0..area.y1 {
+            set_range(&mut cols, y * s + area.x0, y * s + area.x1);
+        }
+        for (w, c) in foci.iter_mut().zip(cols) {
+            *w &= c;
+        }
+    }
     // Rows in bands, the whole board at first. A band with more hits than the scratch holds
     // is split when two passes would do; a match-heavy class (more) is matched point by point
     // from there on, which is then as fast as repeated passes.
     let mut produced = 0;
-    let (mut row0, mut rows) = (0, s);
-    while row0 < s {
-        let end = (row0 + rows).min(s);
+    let (mut row0, mut rows) = (area.y0, area.y1 - area.y0);
+    while row0 < area.y1 {
+        let end = (row0 + rows).min(area.y1);
         let mut band = foci;
         for (i, w) in band.iter_mut().enumerate() {
             *w &= range_word(i, row0 * s, end * s);
@@ -537,8 +589,8 @@ fn scan_n<B: BoardView + ?Sized, H: Host + ?Sized, const N: usize>(
             }
         }
     }
-    for y in row0..s {
-        for x in 0..s {
+    for y in row0..area.y1 {
+        for x in area.x0..area.x1 {
             produced += super::kernel::match_at(rom, board, host, q, x, y, scratch, out);
         }
     }
