@@ -77,6 +77,19 @@ fn self_play(size: u8, cap: usize) -> Game {
         colour = colour.opponent();
         moves += 1;
     }
+    let count = |f: fn(&Source) -> bool| sources.iter().filter(|s| f(s)).count();
+    println!(
+        "{size}x{size}: joseki {}, book openings {}, patterns {}, big points {}, passes {}",
+        count(|s| matches!(s, Source::Joseki(_))),
+        count(|s| *s == Source::JosekiOpening),
+        count(|s| matches!(s, Source::Pattern(_))),
+        count(|s| *s == Source::BigPoint),
+        count(|s| *s == Source::Pass),
+    );
+    println!(
+        "{size}x{size} final position (score {:+}):\n{referee}",
+        e.score()
+    );
     Game {
         moves,
         passes_at_end: passes,
@@ -128,6 +141,8 @@ fn self_play_13x13_is_legal_and_uses_the_book() {
         "the engine played only {played} stones on 13x13"
     );
     assert!(g.sources[0] == Source::JosekiOpening, "{:?}", g.sources[0]);
+    // The book's continuations are followed after the openings (10 in this game today).
+    assert!(g.sources.iter().any(|s| matches!(s, Source::Joseki(_))));
     assert!(g.sources.iter().any(|s| matches!(s, Source::Pattern(_))));
 }
 

@@ -201,13 +201,10 @@ impl Engine {
         let pattern = self.pattern_move(colour);
         let big = self.big_point(colour);
         match (pattern, big) {
-            (Some((at, v)), Some(b)) if v < BIG_POINT_OVER => {
-                let _ = at;
-                Choice {
-                    at: Some(b),
-                    source: Source::BigPoint,
-                }
-            }
+            (Some((_, v)), Some(b)) if v < BIG_POINT_OVER => Choice {
+                at: Some(b),
+                source: Source::BigPoint,
+            },
             (Some((at, v)), _) => Choice {
                 at: Some(at),
                 source: Source::Pattern(v),
@@ -323,7 +320,7 @@ impl Engine {
             .filter(|&(_, v)| v > 0)
             .collect();
         // Highest value first; ties in board order (the BTreeMap's), so choices are repeatable.
-        ranked.sort_by(|a, b| b.1.cmp(&a.1));
+        ranked.sort_by_key(|r| std::cmp::Reverse(r.1));
         ranked.into_iter().find(|&(at, _)| self.safe(colour, at))
     }
 
