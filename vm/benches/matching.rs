@@ -324,7 +324,7 @@ fn match_calls(
             times[k].push(t.as_secs_f64() / iters[k] as f64);
         }
     }
-    let med: Vec<f64> = times.iter_mut().map(median).collect();
+    let med: Vec<f64> = times.iter_mut().map(|v| median(v)).collect();
     let (t_masks, t_ref) = (med[med.len() - 2], med[med.len() - 1]);
     println!(
         "\nmatch_call_{set}/{patterns} summary ({} calls x {variants} variants, {:.1} matches per call, CPU time, median of 9 rounds):",
@@ -347,7 +347,7 @@ fn match_calls(
     rom
 }
 
-fn median(v: &mut Vec<f64>) -> f64 {
+fn median(v: &mut [f64]) -> f64 {
     v.sort_by(|a, b| a.total_cmp(b));
     v[v.len() / 2]
 }
