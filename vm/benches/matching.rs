@@ -34,7 +34,8 @@ fn cpu_time<F: FnMut()>(iters: u64, mut f: F) -> Duration {
         f();
     }
     match (c0, thread_cpu_ns()) {
-        (Some(a), Some(b)) => Duration::from_nanos(b.saturating_sub(a)),
+        // (A sample shorter than a scheduler tick can read 0: fall back to wall time.)
+        (Some(a), Some(b)) if b > a => Duration::from_nanos(b - a),
         _ => t0.elapsed(),
     }
 }
@@ -304,13 +305,14 @@ fn match_calls(
         "reference".into(),
         Box::new(move || calls(&rom, true, &mut sl, &mut sc)),
     ));
-    // Samples of >= 50 ms: the schedstat clock advances at scheduler ticks.
+    // Samples of ~100 ms: the schedstat clock advances at scheduler ticks.
     let iters: Vec<u64> = kernels
         .iter_mut()
         .map(|(_, f)| {
+            black_box(f());
             let t = std::time::Instant::now();
             black_box(f());
-            (0.05 / t.elapsed().as_secs_f64().max(1e-9)).ceil().max(1.0) as u64
+            (0.1 / t.elapsed().as_secs_f64().max(1e-9)).ceil().max(1.0) as u64
         })
         .collect();
     let mut times: Vec<Vec<f64>> = vec![Vec::new(); kernels.len()];
