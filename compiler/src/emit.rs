@@ -1,4 +1,5 @@
-//! The last phase: the optimised IR as a [`RomSpec`] for `lens_vm::rom::write`.
+//! The last phase: the optimised IR as a [`RomSpec`] for `lens_vm::rom::try_write_with`, which
+//! also emits the bit-sliced tables (section `sliced`) from the masks it packs.
 
 use lens_vm::spec::{
     CellSpec, ClassNode, ClassSpec, DebugSpec, LensFieldSpec, LensSpec, Offset, PatternSpec,

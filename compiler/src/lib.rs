@@ -7,7 +7,8 @@
 //! 3. [`check`]: checks across patterns (unreachable patterns);
 //! 4. [`optimise`]: derived glob headers, tests cheapest first, symmetric duplicates dropped,
 //!    priority/selectivity order, lens decision trees;
-//! 5. [`emit`]: a [`RomSpec`], written by `lens_vm::rom::write`.
+//! 5. [`emit`]: a [`RomSpec`], written by `lens_vm::rom::try_write_with` (with the optional
+//!    bit-sliced `sliced` section, `WriteOptions::COMPILER`).
 //!
 //! Determinism: every map is a `BTreeMap`, every sort is stable on integer keys with source
 //! order last, so the same sources give byte-identical ROMs.
@@ -90,15 +91,18 @@ pub fn compile_program(
     }
     let spec = emit::emit(&ir, emit::source_hash(&program.sources), opts.strip);
     // The writer validates the spec; a failure there is a compiler bug, reported, not a panic.
-    let rom = lens_vm::rom::try_write(&spec).map_err(|e| {
-        vec![Diagnostic {
-            severity: lens_dsl::Severity::Error,
-            code: "lens::internal",
-            message: format!("internal compiler error: {e}"),
-            labels: Vec::new(),
-            help: Some("this is a bug in lensc; please report it with the sources".to_string()),
-        }]
-    })?;
+    // lensc images carry the optional bit-sliced tables (the fast kernel for packed classes).
+    let rom = lens_vm::rom::try_write_with(&spec, &lens_vm::rom::WriteOptions::COMPILER).map_err(
+        |e| {
+            vec![Diagnostic {
+                severity: lens_dsl::Severity::Error,
+                code: "lens::internal",
+                message: format!("internal compiler error: {e}"),
+                labels: Vec::new(),
+                help: Some("this is a bug in lensc; please report it with the sources".to_string()),
+            }]
+        },
+    )?;
     Ok(Compiled {
         rom,
         spec,

@@ -55,4 +55,24 @@ fn main() {
         );
         println!();
     }
+    // Decode time of the union, packed against compact (same run; the machine may be shared).
+    let (_, u) = trees.last().unwrap();
+    for enc in [Encoding::Compact, Encoding::Packed] {
+        let t0 = std::time::Instant::now();
+        let b = encode(u, enc);
+        println!(
+            "encode union {}: {:.2} ms",
+            enc.name(),
+            t0.elapsed().as_secs_f64() * 1e3
+        );
+        let t0 = std::time::Instant::now();
+        for _ in 0..20 {
+            std::hint::black_box(lens_joseki::decode(&b).unwrap());
+        }
+        println!(
+            "decode union {}: {:.2} ms",
+            enc.name(),
+            t0.elapsed().as_secs_f64() * 1e3 / 20.0
+        );
+    }
 }

@@ -178,7 +178,7 @@ pub fn report(name: &str, tree: &Tree) -> String {
                 "-",
                 "-",
                 "-",
-                4 + crate::codec::varint_len(tree.tree_moves()) + 4,
+                4 + crate::codec::varint_len(tree.tree_moves()) + 1 + 4,
                 "-"
             );
             continue;

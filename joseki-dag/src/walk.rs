@@ -150,11 +150,12 @@ pub struct Lookup {
 
 mod engine;
 mod fast;
+mod index;
 
 pub use engine::{BookCursor, BookLookup, BookState, CornerBook};
 
 /// A walker over one encoded blob (either encoding).
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub struct Walker<'a> {
     l: Layout<'a>,
     /// Root entries of a plain first move by small point byte (`u32::MAX`: none), built once
@@ -162,6 +163,8 @@ pub struct Walker<'a> {
     root_index: [u32; 257],
     /// Per code byte: a one-byte entry and its sibling / child bits (`fast::meta`).
     meta: [u8; 256],
+    /// Long sibling lists by point (`index::ListIndex`).
+    index: index::ListIndex,
 }
 
 impl std::fmt::Debug for Walker<'_> {
@@ -169,6 +172,8 @@ impl std::fmt::Debug for Walker<'_> {
         f.debug_struct("Walker")
             .field("encoding", &self.l.enc)
             .field("bytes", &self.l.bytes.len())
+            .field("indexed_lists", &self.index.lists())
+            .field("index_bytes", &self.index.heap_bytes())
             .finish()
     }
 }
@@ -182,6 +187,7 @@ impl<'a> Walker<'a> {
             l,
             root_index: fast::root_index(&l),
             meta: fast::meta(&l),
+            index: index::ListIndex::build(&l),
         })
     }
 

@@ -36,39 +36,43 @@ static A: Counting = Counting;
 
 #[test]
 fn match_scan_and_lens_calls_do_not_allocate() {
-    let bytes = rom::write(&sample_spec(false));
+    let plain = rom::write(&sample_spec(false));
+    let sliced = rom::write_with(&sample_spec(false), &rom::WriteOptions::COMPILER);
     // The reference board: no heap on reads (the test board's flood fill would allocate).
     let boards: Vec<_> = sample_boards().iter().map(to_board).collect();
     let mut slots = vec![Match::EMPTY; 4096];
     let mut scratch = Scratch::new();
     ARMED.with(|a| a.set(true));
-    let rom = Rom::from_bytes(&bytes).unwrap();
     let mut produced = 0;
-    for b in &boards {
-        for c in 0..rom.class_count() {
-            for persp in [Colour::Black, Colour::White] {
-                let q = Query {
-                    class: ClassId(c as u32),
-                    perspective: persp,
-                    orientations: Orientations::All,
-                };
-                let mut out = MatchBuf::new(&mut slots);
-                produced += rom.scan(b, &NoHost, &q, &mut scratch, &mut out);
-                let mut out = MatchBuf::new(&mut slots);
-                produced += rom.match_at(b, &NoHost, &q, 2, 2, &mut scratch, &mut out);
-                let mut out = MatchBuf::new(&mut slots);
-                produced += reference::match_at(&rom, b, &NoHost, &q, 1, 1, &mut scratch, &mut out);
+    for bytes in [&plain, &sliced] {
+        let rom = Rom::from_bytes(bytes).unwrap();
+        for b in &boards {
+            for c in 0..rom.class_count() {
+                for persp in [Colour::Black, Colour::White] {
+                    let q = Query {
+                        class: ClassId(c as u32),
+                        perspective: persp,
+                        orientations: Orientations::All,
+                    };
+                    let mut out = MatchBuf::new(&mut slots);
+                    produced += rom.scan(b, &NoHost, &q, &mut scratch, &mut out);
+                    let mut out = MatchBuf::new(&mut slots);
+                    produced += rom.match_at(b, &NoHost, &q, 2, 2, &mut scratch, &mut out);
+                    let mut out = MatchBuf::new(&mut slots);
+                    produced +=
+                        reference::match_at(&rom, b, &NoHost, &q, 1, 1, &mut scratch, &mut out);
+                }
             }
+            let mut out = MatchBuf::new(&mut slots);
+            produced += rom.eval_lens(
+                LensId(0),
+                &[(1, 1), (1, 3)],
+                Colour::Black,
+                b,
+                &NoHost,
+                &mut out,
+            );
         }
-        let mut out = MatchBuf::new(&mut slots);
-        produced += rom.eval_lens(
-            LensId(0),
-            &[(1, 1), (1, 3)],
-            Colour::Black,
-            b,
-            &NoHost,
-            &mut out,
-        );
     }
     ARMED.with(|a| a.set(false));
     assert!(produced > 0);

@@ -1,4 +1,5 @@
-//! Differential test: the early-exit packed kernel (and the general path) against the
+//! Differential test: the bit-sliced kernel, the early-exit packed kernel (and the general
+//! path) against the
 //! point-by-point reference matcher, over >= 10^6 random (position, pattern variant, focus,
 //! orientation set, perspective) cases, with zero disagreements.
 
@@ -82,11 +83,29 @@ fn kernel_agrees_with_reference() {
     };
     let bytes = rom::write(&spec);
     let rom = Rom::from_bytes(&bytes).unwrap();
+    // The same classes with the `sliced` section, in 512-entry blocks (what lensc writes) and
+    // in 64-entry blocks (many block boundaries inside runs and globs).
+    let sliced_bytes: Vec<Vec<u8>> = [8u8, 1]
+        .iter()
+        .map(|&bw| {
+            let opts = rom::WriteOptions {
+                sliced_block_words: bw,
+            };
+            rom::write_with(&spec, &opts)
+        })
+        .collect();
+    let sliced: Vec<Rom<'_>> = sliced_bytes
+        .iter()
+        .map(|b| Rom::from_bytes(b).unwrap())
+        .collect();
+    assert!(!rom.has_sliced() && sliced.iter().all(|r| r.has_sliced()));
     let mut cases = 0usize;
     let mut matches = 0usize;
     let mut fast = [Match::EMPTY; 512];
     let mut slow = [Match::EMPTY; 512];
     let mut rows = [Match::EMPTY; 512];
+    let mut slow_rows = [Match::EMPTY; 512];
+    let mut calls = 0usize;
     let mut scratch = Scratch::new();
     while cases < 1_000_000 {
         let size = [5u8, 7, 9, 13, 19][rng.below(5) as usize];
@@ -134,7 +153,7 @@ fn kernel_agrees_with_reference() {
             );
             // (to_board skips illegal placements, so compare against the reference there.)
             let mut r = MatchBuf::new(&mut rows);
-            let mut rb = MatchBuf::new(&mut slow);
+            let mut rb = MatchBuf::new(&mut slow_rows);
             let nr = rom.match_at(&rows_board, &NoHost, &q, x, y, &mut scratch, &mut r);
             let nrb =
                 reference::match_at(&rom, &rows_board, &NoHost, &q, x, y, &mut scratch, &mut rb);
@@ -146,6 +165,23 @@ fn kernel_agrees_with_reference() {
                 r.as_slice(),
                 rb.as_slice(),
                 "matches differ (row bitboards): class {c} at ({x},{y}) {q:?}"
+            );
+            // The sliced kernel, on both boards, against the same reference answers.
+            calls += 1;
+            let s = &sliced[calls % 2];
+            let mut sa = MatchBuf::new(&mut fast);
+            let ns = s.match_at(&board, &NoHost, &q, x, y, &mut scratch, &mut sa);
+            assert_eq!(
+                (ns, sa.as_slice()),
+                (nb, b.as_slice()),
+                "sliced kernel differs: class {c} at ({x},{y}) {q:?}"
+            );
+            let mut sr = MatchBuf::new(&mut fast);
+            let nsr = s.match_at(&rows_board, &NoHost, &q, x, y, &mut scratch, &mut sr);
+            assert_eq!(
+                (nsr, sr.as_slice()),
+                (nrb, rb.as_slice()),
+                "sliced kernel differs (row bitboards): class {c} at ({x},{y}) {q:?}"
             );
             cases += variants[c];
             matches += na;

@@ -37,10 +37,14 @@ fn image(rng: &mut Rng) -> Vec<u8> {
             nodes,
         });
     }
-    rom::write(&RomSpec {
-        classes,
-        ..RomSpec::default()
-    })
+    // With the `sliced` section: the tests run both kernels (`without_sliced` = masks).
+    rom::write_with(
+        &RomSpec {
+            classes,
+            ..RomSpec::default()
+        },
+        &rom::WriteOptions::COMPILER,
+    )
 }
 
 fn all_matches(rom: &Rom<'_>, b: &TestBoard, class: u32, persp: Colour) -> Vec<Match> {
@@ -100,18 +104,19 @@ fn key(m: &Match) -> String {
 fn board_transforms_transform_matches() {
     let mut rng = Rng(0xfeed);
     let bytes = image(&mut rng);
-    let rom = Rom::from_bytes(&bytes).unwrap();
+    let sliced = Rom::from_bytes(&bytes).unwrap();
+    assert!(sliced.has_sliced());
     let mut total = 0;
-    for round in 0..6 {
+    for (round, rom) in (0..12).zip([sliced, sliced.without_sliced()].iter().cycle()) {
         let size = [7u8, 9, 13][round % 3];
         let c = (size as i32 - 1) / 2;
         let b = TestBoard::random(&mut rng, size, 0.45);
         for class in [0u32, 1] {
-            let base = all_matches(&rom, &b, class, Colour::Black);
+            let base = all_matches(rom, &b, class, Colour::Black);
             total += base.len();
             for t in Orientation::ALL {
                 let tb = b.transformed(t);
-                let mut got: Vec<String> = all_matches(&rom, &tb, class, Colour::Black)
+                let mut got: Vec<String> = all_matches(rom, &tb, class, Colour::Black)
                     .iter()
                     .map(key)
                     .collect();
@@ -129,17 +134,17 @@ fn board_transforms_transform_matches() {
 fn swapping_colours_and_perspective_changes_nothing() {
     let mut rng = Rng(0xc0105);
     let bytes = image(&mut rng);
-    let rom = Rom::from_bytes(&bytes).unwrap();
+    let sliced = Rom::from_bytes(&bytes).unwrap();
     let mut total = 0;
-    for _ in 0..6 {
+    for rom in [sliced, sliced.without_sliced()].iter().cycle().take(12) {
         let b = TestBoard::random(&mut rng, 9, 0.45);
         let s = b.swapped();
         for class in 0..4 {
-            let a = all_matches(&rom, &b, class, Colour::Black);
-            assert_eq!(a, all_matches(&rom, &s, class, Colour::White));
+            let a = all_matches(rom, &b, class, Colour::Black);
+            assert_eq!(a, all_matches(rom, &s, class, Colour::White));
             assert_eq!(
-                all_matches(&rom, &b, class, Colour::White),
-                all_matches(&rom, &s, class, Colour::Black)
+                all_matches(rom, &b, class, Colour::White),
+                all_matches(rom, &s, class, Colour::Black)
             );
             total += a.len();
         }

@@ -81,6 +81,24 @@ fn image(rng: &mut Rng) -> Vec<u8> {
         anything.push(ClassNode::Pattern(p));
         next_id += 1;
     }
+    // Patterns of more than 128 cells (read in stored order, not regrouped): 160 on-board
+    // cells within radius 8 and two exact ones.
+    let mut big = Vec::new();
+    for k in 0..2i16 {
+        let mut cells: Vec<(i16, i16, u8)> = (-8..=8i16)
+            .flat_map(|dy| (-8..=8i16).map(move |dx| (dx, dy)))
+            .filter(|&(dx, dy)| (dx, dy) != (0, 0) && (dx + dy + k) % 2 == 0)
+            .take(160)
+            .map(|(dx, dy)| (dx, dy, F | X | E))
+            .collect();
+        cells.push((0, 1, E));
+        cells.push((1, k, F | X));
+        let mut p = pattern(next_id, &cells, None);
+        p.result = Some(lens_vm::spec::ResultSpec::Value { value: 2, bits: 0 });
+        big.push(ClassNode::Pattern(p));
+        next_id += 1;
+    }
+    classes.push(class("big", Mode::All, 17, big));
     let mut all = class("everywhere", Mode::First, 3, anything);
     all.focus = F | X | E;
     classes.push(all);
@@ -97,6 +115,7 @@ fn check<B: BoardView>(
     rom: &Rom<'_>,
     board: &B,
     q: &Query,
+    area: lens_vm::matching::Area,
     scratch: &mut Scratch,
     bufs: &mut [Vec<Match>; 3],
 ) -> (usize, bool) {
@@ -127,6 +146,20 @@ fn check<B: BoardView>(
     let mut a = MatchBuf::new(fast);
     assert_eq!(rom.scan(board, &NoHost, q, scratch, &mut a), nc);
     assert_eq!(a.as_slice(), c.as_slice(), "scan vs reference: {q:?}");
+    // The rescan of an area: the whole scan's matches at the foci inside it.
+    let inside = |m: &&Match| {
+        let (x, y) = m.focus;
+        x >= area.x0 && x < area.x1 && y >= area.y0 && y < area.y1
+    };
+    let want: Vec<Match> = c.as_slice().iter().filter(inside).copied().collect();
+    let mut a = MatchBuf::new(fast);
+    let n = rom.scan_area(board, &NoHost, q, area, scratch, &mut a);
+    assert_eq!(n, want.len(), "scan_area count: {q:?} {area:?}");
+    assert_eq!(
+        a.as_slice(),
+        &want[..],
+        "scan_area vs reference: {q:?} {area:?}"
+    );
     (nc, took.is_some())
 }
 
@@ -161,9 +194,12 @@ fn board_parallel_scan_equals_reference_scan() {
                     perspective,
                     orientations,
                 };
+                // Around a point, up to 4 away (partly off the board near the edges).
+                let r = rng.below(5) as i32;
+                let area = lens_vm::matching::Area::around(x, y, r);
                 for (n, took) in [
-                    check(&rom, &board, &q, &mut scratch, &mut bufs),
-                    check(&rom, &rows_board, &q, &mut scratch, &mut bufs),
+                    check(&rom, &board, &q, area, &mut scratch, &mut bufs),
+                    check(&rom, &rows_board, &q, area, &mut scratch, &mut bufs),
                 ] {
                     matches[c] += n;
                     declined[c] += usize::from(!took);

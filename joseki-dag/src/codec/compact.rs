@@ -422,7 +422,9 @@ fn parse_pairs(cands: &[Option<(u8, u8, u8)>], chosen: &BTreeMap<(u8, u8, u8), u
 }
 
 /// Choose the code space (explicit table, group sizes, pairs) that minimises the blob.
-fn choose_space(plan: &[PEntry<'_>], wants: &[bool]) -> (Space, Vec<u8>, Vec<(u8, u8)>) {
+/// Candidate code spaces (explicit table, groups), the best estimates first; the encoder lays
+/// each out and keeps the smallest blob (the estimate leaves out pointer and skip widths).
+fn choose_space(plan: &[PEntry<'_>], wants: &[bool]) -> Vec<(Space, Vec<u8>, Vec<(u8, u8)>)> {
     let mut targeted = vec![false; plan.len() + 1];
     for p in plan {
         if let Some(t) = p.ptr_target {
@@ -437,7 +439,8 @@ fn choose_space(plan: &[PEntry<'_>], wants: &[bool]) -> (Space, Vec<u8>, Vec<(u8
     let mut ranked_pairs: Vec<((u8, u8, u8), u32)> = pair_counts.into_iter().collect();
     ranked_pairs.sort_by_key(|&(c, n)| (std::cmp::Reverse(n), c));
     ranked_pairs.retain(|&(_, n)| n >= 3);
-    let mut best: Option<(usize, Space, Vec<u8>, Vec<(u8, u8)>)> = None;
+    let mut best: Option<usize> = None;
+    let mut options: Vec<(usize, Space, Vec<u8>, Vec<(u8, u8)>)> = Vec::new();
     let mut pair_options = vec![0usize];
     for k in [8usize, 16, 24, 32, 48, 64, 96] {
         if k <= ranked_pairs.len() {
@@ -487,21 +490,23 @@ fn choose_space(plan: &[PEntry<'_>], wants: &[bool]) -> (Space, Vec<u8>, Vec<(u8
             .filter(|&&g| chosen.iter().any(|c| c.2 == g))
             .count();
         let total = cost + pair_uses + 2 * npairs + 2 * pair_groups;
-        if best.as_ref().is_none_or(|b| total < b.0) {
-            let mut groups = groups;
-            for g in [PAIR_CHAIN, PAIR_LEAF] {
-                let n = chosen.iter().filter(|c| c.2 == g).count();
-                if n > 0 {
-                    groups.push((g, n as u8));
-                }
+        let mut groups = groups;
+        for g in [PAIR_CHAIN, PAIR_LEAF] {
+            let n = chosen.iter().filter(|c| c.2 == g).count();
+            if n > 0 {
+                groups.push((g, n as u8));
             }
-            let space = build_space(&table, &groups, &chosen);
-            best = Some((total, space, table, groups));
+        }
+        if best.is_none_or(|b| total < b) {
+            best = Some(total);
             best_pairs = npairs;
         }
+        let space = build_space(&table, &groups, &chosen);
+        options.push((total, space, table, groups));
     }
-    let (_, space, table, groups) = best.expect("at least the no-pair option");
-    (space, table, groups)
+    options.sort_by_key(|o| o.0);
+    options.truncate(4);
+    options.into_iter().map(|(_, s, t, g)| (s, t, g)).collect()
 }
 
 fn pair_counts_of(ranked: &[((u8, u8, u8), u32)], c: &(u8, u8, u8)) -> u32 {
@@ -551,7 +556,7 @@ fn choose_singles(needs: &BTreeMap<Need, u32>, budget: usize) -> (Vec<u8>, Vec<(
     let max_l = ranked.len().min(255);
     let mut best: Option<(usize, Vec<u8>, Vec<(u8, u8)>)> = None;
     let mut tried = Vec::new();
-    let lengths = (0..=64).step_by(4).chain([80, 96, 128, 160, 255]);
+    let lengths = (0..=64).step_by(8).chain([80, 96, 128, 160, 255]);
     for l in lengths {
         let l = l.min(max_l);
         if tried.contains(&l) {
@@ -596,25 +601,30 @@ fn allocate(needs: &BTreeMap<Need, u32>, table: &[u8], budget: usize) -> (Vec<(u
     let mut groups: Vec<(u8, u8)> = Vec::new();
     let (mut best_cost, mut space) = cost_of(&groups);
     let mut best_groups = groups.clone();
+    // Which needs each group can take, at what cost (an index, so a round is linear).
+    let mut takers: Vec<Vec<(Need, u32, usize, usize)>> = vec![Vec::new(); all.len()];
+    for (n, &k) in needs {
+        for (kind, colexc) in candidates(*n) {
+            let d = descriptor(n.class, kind, n.sym == PASS_SYM, colexc);
+            let g = all
+                .binary_search(&d)
+                .expect("every candidate group is listed");
+            let via = 1 + (kind != n.kind) as usize + (colexc != n.colexc) as usize;
+            takers[g].push((*n, k, via, base.sym_rank(n.sym)));
+        }
+    }
     for _round in 0..3 {
         // Saving curves: curve[g][r] = bytes saved by the needs of rank r that group g takes.
         let mut curves: Vec<Vec<i64>> = Vec::with_capacity(all.len());
-        for &d in &all {
+        for (gi, &d) in all.iter().enumerate() {
             let pass = d & 0x40 != 0;
             let mut gain = vec![0i64; if pass { 2 } else { 257.min(budget + 1) }];
             let len = gain.len() - 1;
-            for (n, &k) in needs {
-                let Some((kind, colexc)) = candidates(*n)
-                    .find(|&(kd, ce)| descriptor(n.class, kd, n.sym == PASS_SYM, ce) == d)
-                else {
-                    continue;
-                };
-                let r = base.sym_rank(n.sym);
+            for &(n, k, via, r) in &takers[gi] {
                 if r >= len {
                     continue;
                 }
-                let via = 1 + (kind != n.kind) as usize + (colexc != n.colexc) as usize;
-                let saved = space.best_without(*n, Some(d)).1.saturating_sub(via);
+                let saved = space.best_without(n, Some(d)).1.saturating_sub(via);
                 gain[r + 1] += saved as i64 * k as i64;
             }
             for r in 0..len {
@@ -632,9 +642,13 @@ fn allocate(needs: &BTreeMap<Need, u32>, table: &[u8], budget: usize) -> (Vec<(u
         let mut pick = vec![vec![0u16; budget + 1]; g];
         for (i, curve) in curves.iter().enumerate() {
             let header = if all[i] >= 8 { 2 } else { 0 };
+            // Only sizes just past a saving can be best (dp grows with the budget).
+            let steps: Vec<usize> = (1..curve.len())
+                .filter(|&n| curve[n] != curve[n - 1])
+                .collect();
             for b in 0..=budget {
                 let (mut bv, mut bn) = (dp[i][b], 0usize);
-                for n in 1..curve.len().min(b + 1) {
+                for &n in steps.iter().take_while(|&&n| n <= b) {
                     let v = dp[i][b - n] + curve[n] - header;
                     if v > bv {
                         (bv, bn) = (v, n);
@@ -727,7 +741,26 @@ pub(crate) fn encode(plan: &[PEntry<'_>], out: &mut Vec<u8>, skip_min: usize) {
         .iter()
         .map(|p| p.has_sibling && p.inline() && p.subtree_entries >= skip_min)
         .collect();
-    let (space, table, groups) = choose_space(plan, &wants);
+    let mut best: Option<Vec<u8>> = None;
+    for (space, table, groups) in choose_space(plan, &wants) {
+        let mut blob = Vec::new();
+        emit(plan, &wants, &space, &table, &groups, &mut blob);
+        if best.as_ref().is_none_or(|b| blob.len() < b.len()) {
+            best = Some(blob);
+        }
+    }
+    out.extend_from_slice(&best.expect("at least one code space"));
+}
+
+/// Write the code space and the entries.
+fn emit(
+    plan: &[PEntry<'_>],
+    wants: &[bool],
+    space: &Space,
+    table: &[u8],
+    groups: &[(u8, u8)],
+    out: &mut Vec<u8>,
+) {
     out.push(table.len() as u8);
     out.extend_from_slice(&table);
     for c in 0..CLASSES as u8 {

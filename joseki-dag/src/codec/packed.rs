@@ -2,13 +2,13 @@
 //! adaptive context models. Not walkable: [`super::unpack`] decodes it once into a Compact blob.
 //!
 //! ```text
-//! after the common header: fnv1a-32 of the payload (4 bytes LE), then the payload: the range
-//! coder's u32 words (LE). Per entry, in depth-first order:
+//! after the common header: n, the largest coordinate (1..=25), fnv1a-32 of the payload (4
+//! bytes LE), then the payload: the range coder's u32 words (LE). Per entry, depth-first:
 //!   structure (has_sibling, has_child)   context: depth (capped), first in its list
 //!   flags: pointer, setup, colour exception, symmetric, colour-reverse (5 bits, one symbol)
 //!   pointer: the ordinal of the shared list (uniform over the lists opened so far)
 //!   setup:   stone count (10 bits), 2 bytes per stone (uniform)
-//!   move:    type (context: the parent move's type), point (pass or x, y in 1..=25): a blend
+//!   move:    type (context: the parent move's type), point (pass or x, y in 1..=n): a blend
 //!            of order-2 (grandparent, parent points), order-1 (parent) and order-0 counts;
 //!            points already on the line or already coded in this list are down-weighted
 //! ```
@@ -25,8 +25,8 @@ use std::num::NonZeroU32;
 
 const PRECISION: usize = 24;
 const ONE: u64 = 1 << PRECISION;
-/// Point symbols: 0 pass, 1 + (x-1)*25 + (y-1).
-const POINTS: usize = 1 + 25 * 25;
+/// Point symbols: 0 pass, 1 + (x-1)*n + (y-1), where n (<= 25) is the largest coordinate
+/// in the tree, stored in the header.
 const MAX_DEPTH_CTX: usize = 20;
 
 /// A fixed-point categorical model: `cdf[s]..cdf[s+1]` is symbol `s`'s interval.
@@ -39,11 +39,8 @@ impl Quantized {
     fn new(weights: &[f64]) -> Quantized {
         let k = weights.len() as u64;
         let total: f64 = weights.iter().sum();
-        let free = (ONE - k) as f64;
-        let mut p: Vec<u64> = weights
-            .iter()
-            .map(|&w| 1 + (w / total * free) as u64)
-            .collect();
+        let scale = (ONE - k) as f64 / total;
+        let mut p: Vec<u64> = weights.iter().map(|&w| 1 + (w * scale) as u64).collect();
         let sum: u64 = p.iter().sum();
         // Rounding leaves a remainder: give it to the first most likely symbol.
         let top = (0..p.len()).fold(0, |b, i| if p[i] > p[b] { i } else { b });
@@ -118,6 +115,7 @@ impl Small {
 /// line and its mirror image share statistics): when the parent (then the grandparent) lies
 /// below the diagonal, every point is transposed before it is counted or looked up.
 struct Points {
+    n: usize,
     o0: Vec<u32>,
     n0: u32,
     rel: Vec<u32>,
@@ -126,78 +124,98 @@ struct Points {
     o2: HashMap<(usize, usize), (u32, Vec<(u16, u32)>)>,
 }
 
-/// Relative offsets: dx, dy in -24..=24.
-const OFFSETS: usize = 49 * 49;
-
-fn transpose(s: usize) -> usize {
+fn transpose(n: usize, s: usize) -> usize {
     if s == 0 {
         0
     } else {
-        let (x, y) = ((s - 1) / 25, (s - 1) % 25);
-        1 + y * 25 + x
+        let (x, y) = ((s - 1) / n, (s - 1) % n);
+        1 + y * n + x
     }
 }
 
 /// Fold (grandparent, parent) about the diagonal: whether to transpose.
-fn folds(gp: usize, p: usize) -> bool {
-    let key = |s: usize| {
-        if s == 0 {
-            (0, 0)
-        } else {
-            ((s - 1) / 25, (s - 1) % 25)
-        }
-    };
-    let ((px, py), (gx, gy)) = (key(p), key(gp));
+fn folds(n: usize, gp: usize, p: usize) -> bool {
+    let ((px, py), (gx, gy)) = (xy(n, p), xy(n, gp));
     px < py || (px == py && gx < gy)
 }
 
-fn offset(p: usize, s: usize) -> Option<usize> {
+/// A point symbol's (x - 1, y - 1); the pass gives (0, 0).
+fn xy(n: usize, s: usize) -> (i32, i32) {
+    if s == 0 {
+        (0, 0)
+    } else {
+        (((s - 1) / n) as i32, ((s - 1) % n) as i32)
+    }
+}
+
+/// Index of `s` relative to `p` (dx, dy in -(n-1)..=n-1).
+fn offset(n: usize, p: usize, s: usize) -> Option<usize> {
     if p == 0 || s == 0 {
         return None;
     }
-    let (px, py) = (((p - 1) / 25) as i32, ((p - 1) % 25) as i32);
-    let (x, y) = (((s - 1) / 25) as i32, ((s - 1) % 25) as i32);
-    Some(((x - px + 24) * 49 + (y - py + 24)) as usize)
+    let ((px, py), (x, y)) = (xy(n, p), xy(n, s));
+    let (m, w) = (n as i32 - 1, 2 * n as i32 - 1);
+    Some(((x - px + m) * w + (y - py + m)) as usize)
 }
 
 impl Points {
-    fn new() -> Points {
+    fn new(n: usize) -> Points {
         Points {
-            o0: vec![0; POINTS],
+            n,
+            o0: vec![0; 1 + n * n],
             n0: 0,
-            rel: vec![0; OFFSETS],
+            rel: vec![0; (2 * n - 1) * (2 * n - 1)],
             nrel: 0,
             o1: HashMap::new(),
             o2: HashMap::new(),
         }
     }
     fn model(&self, gp: usize, p: usize, avoid: &[u16]) -> Quantized {
-        let t = folds(gp, p);
-        let f = |s: usize| if t { transpose(s) } else { s };
+        let n = self.n;
+        let points = 1 + n * n;
+        let t = folds(n, gp, p);
+        let f = |s: usize| if t { transpose(n, s) } else { s };
         let (gp, p) = (f(gp), f(p));
+        // The blend, outermost first: order 2, order 1, then parent-relative and absolute
+        // order 0. Each longer context's weight grows with its sample count.
+        fn weight(
+            ctx: Option<&(u32, Vec<(u16, u32)>)>,
+            k: f64,
+        ) -> (f64, f64, Option<&[(u16, u32)]>) {
+            ctx.map_or((0.0, 1.0, None), |e| {
+                let n = e.0 as f64;
+                (n / (n + k), n, Some(&e.1[..]))
+            })
+        }
+        let (l2, n2, list2) = weight(self.o2.get(&(gp, p)), 6.0);
+        let (l1, n1, list1) = weight(self.o1.get(&p), 64.0);
+        let rest = (1.0 - l2) * (1.0 - l1);
+        let lr = if p != 0 && self.nrel > 0 {
+            let n = self.nrel as f64;
+            n / (n + 8.0) * 0.5
+        } else {
+            0.0
+        };
         // Absolute order 0 with a small floor, so every point stays possible.
         let floor = 0.02;
-        let n0 = self.n0 as f64 + floor * POINTS as f64;
-        let mut w: Vec<f64> = self.o0.iter().map(|&c| (c as f64 + floor) / n0).collect();
-        // Parent-relative order 0.
-        if p != 0 && self.nrel > 0 {
-            let n = self.nrel as f64;
-            let lambda = n / (n + 8.0) * 0.5;
-            for (s, v) in w.iter_mut().enumerate() {
-                let r = offset(p, s).map_or(0, |o| self.rel[o]) as f64;
-                *v = (1.0 - lambda) * *v + lambda * r / n;
+        let a0 = rest * (1.0 - lr) / (self.n0 as f64 + floor * points as f64);
+        let ar = rest * lr / (self.nrel.max(1) as f64);
+        let mut w = vec![0.0f64; points];
+        let (px, py) = xy(n, p);
+        let (m, width) = (n as i32 - 1, 2 * n as i32 - 1);
+        for (s, v) in w.iter_mut().enumerate() {
+            *v = a0 * (self.o0[s] as f64 + floor);
+        }
+        if lr > 0.0 {
+            for s in 1..points {
+                let (x, y) = xy(n, s);
+                let o = ((x + m - px) * width + (y + m - py)) as usize;
+                w[s] += ar * self.rel[o] as f64;
             }
         }
-        for (ctx, k) in [(self.o1.get(&p), 64.0), (self.o2.get(&(gp, p)), 6.0)] {
-            let Some((n, list)) = ctx else { continue };
-            // Confidence in the longer context grows with its sample count.
-            let n = *n as f64;
-            let lambda = n / (n + k);
-            for v in w.iter_mut() {
-                *v *= 1.0 - lambda;
-            }
-            for &(s, c) in list {
-                w[s as usize] += lambda * c as f64 / n;
+        for (l, n, list) in [(l1 * (1.0 - l2), n1, list1), (l2, n2, list2)] {
+            for &(s, c) in list.into_iter().flatten() {
+                w[s as usize] += l * c as f64 / n;
             }
         }
         for &s in avoid {
@@ -205,21 +223,22 @@ impl Points {
         }
         if t {
             // Back to the real frame.
-            let mut real = vec![0.0; POINTS];
+            let mut real = vec![0.0; points];
             for (s, v) in w.into_iter().enumerate() {
-                real[transpose(s)] = v;
+                real[transpose(n, s)] = v;
             }
             w = real;
         }
         Quantized::new(&w)
     }
     fn update(&mut self, gp: usize, p: usize, s: usize) {
-        let t = folds(gp, p);
-        let f = |s: usize| if t { transpose(s) } else { s };
+        let n = self.n;
+        let t = folds(n, gp, p);
+        let f = |s: usize| if t { transpose(n, s) } else { s };
         let (gp, p, s) = (f(gp), f(p), f(s));
         self.o0[s] += 1;
         self.n0 += 1;
-        if let Some(o) = offset(p, s) {
+        if let Some(o) = offset(n, p, s) {
             self.rel[o] += 1;
             self.nrel += 1;
         }
@@ -236,19 +255,32 @@ fn bump(e: &mut (u32, Vec<(u16, u32)>), s: usize) {
     }
 }
 
-fn point_sym(p: Point) -> usize {
+fn point_sym(n: usize, p: Point) -> usize {
     match p {
         Point::Pass => 0,
-        Point::At { x, y } => 1 + (x as usize - 1) * 25 + (y as usize - 1),
+        Point::At { x, y } => 1 + (x as usize - 1) * n + (y as usize - 1),
     }
 }
 
-fn sym_point(s: usize) -> Point {
+fn sym_point(n: usize, s: usize) -> Point {
     if s == 0 {
         Point::Pass
     } else {
-        Point::at(((s - 1) / 25) as u8 + 1, ((s - 1) % 25) as u8 + 1)
+        Point::at(((s - 1) / n) as u8 + 1, ((s - 1) % n) as u8 + 1)
     }
+}
+
+/// The largest coordinate of any move (at least 1).
+fn span(plan: &[PEntry<'_>]) -> usize {
+    let mut n = 1;
+    for p in plan {
+        if let Step::Move(m) = &p.edge.step
+            && let Point::At { x, y } = m.point
+        {
+            n = n.max(x.max(y) as usize);
+        }
+    }
+    n
 }
 
 /// All the adaptive models.
@@ -260,12 +292,12 @@ struct Models {
 }
 
 impl Models {
-    fn new() -> Models {
+    fn new(n: usize) -> Models {
         Models {
             structure: Small::new(4),
             flags: Small::new(32),
             kind: Small::new(8),
-            points: Points::new(),
+            points: Points::new(n),
         }
     }
 }
@@ -316,6 +348,7 @@ fn fnv1a(bytes: &[u8]) -> u32 {
 
 pub(crate) fn encode(plan: &[PEntry<'_>], out: &mut Vec<u8>) {
     if plan.is_empty() {
+        out.push(1);
         out.extend_from_slice(&fnv1a(&[]).to_le_bytes());
         return;
     }
@@ -324,7 +357,8 @@ pub(crate) fn encode(plan: &[PEntry<'_>], out: &mut Vec<u8>) {
         enc.encode_symbol(s, m)
             .expect("every symbol has a nonzero probability");
     };
-    let mut models = Models::new();
+    let n = span(plan);
+    let mut models = Models::new(n);
     let mut stack: Vec<List> = Vec::new();
     let mut top = List {
         v: 0,
@@ -379,7 +413,7 @@ pub(crate) fn encode(plan: &[PEntry<'_>], out: &mut Vec<u8>) {
                 let k = m.kind.bits() as usize;
                 put(k, &models.kind.model(top.parent_kind as usize));
                 models.kind.update(top.parent_kind as usize, k);
-                let sym = point_sym(m.point);
+                let sym = point_sym(n, m.point);
                 let avoid = line_points(&stack, &top);
                 put(
                     sym,
@@ -434,12 +468,19 @@ pub(crate) fn encode(plan: &[PEntry<'_>], out: &mut Vec<u8>) {
     for w in words {
         payload.extend_from_slice(&w.to_le_bytes());
     }
+    out.push(n as u8);
     out.extend_from_slice(&fnv1a(&payload).to_le_bytes());
     out.extend_from_slice(&payload);
 }
 
 /// Decode the payload starting at `pos` (after the common header).
 pub(crate) fn decode(bytes: &[u8], pos: usize, tree_moves: u64) -> Result<Tree, DecodeError> {
+    let n = match bytes.get(pos) {
+        Some(&n) if (1..=25).contains(&n) => n as usize,
+        Some(_) => return err(pos, "largest coordinate outside 1..=25"),
+        None => return err(pos, "truncated header"),
+    };
+    let pos = pos + 1;
     let Some(sum) = bytes.get(pos..pos + 4) else {
         return err(pos, "truncated checksum");
     };
@@ -467,7 +508,7 @@ pub(crate) fn decode(bytes: &[u8], pos: usize, tree_moves: u64) -> Result<Tree, 
     };
     // A bound on entries, so garbage cannot run long: generous for any real dictionary.
     let max_entries = 64 * payload.len() + 64;
-    let mut models = Models::new();
+    let mut models = Models::new(n);
     let mut stack: Vec<List> = Vec::new();
     let mut top = List {
         v: 0,
@@ -547,7 +588,8 @@ pub(crate) fn decode(bytes: &[u8], pos: usize, tree_moves: u64) -> Result<Tree, 
             models.points.update(top.grandparent, top.parent, sym);
             top.coded.push(sym as u16);
             let colour = if colexc { top.pc } else { top.pc.flip() };
-            let mut m = Move::new(sym_point(sym), colour).with_kind(MoveType::from_bits(k as u8));
+            let mut m =
+                Move::new(sym_point(n, sym), colour).with_kind(MoveType::from_bits(k as u8));
             m.symmetric = sym_flag;
             m.colour_reverse = rev;
             (Step::Move(m), sym, k as u8)
@@ -647,7 +689,7 @@ mod tests {
     #[test]
     fn mutated_packed_blobs_give_errors_never_panics() {
         let blob = encode(&sample(), Encoding::Packed);
-        let payload_at = 4 + crate::codec::varint_len(sample().tree_moves()) + 4;
+        let payload_at = 4 + crate::codec::varint_len(sample().tree_moves()) + 1 + 4;
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
         let (mut caught, mut garbage_ok) = (0, 0);
         for round in 0..3000 {

@@ -135,8 +135,26 @@ impl RectWalk {
         self.left[t] == u32::MAX
     }
 
-    #[inline]
+    /// Play a move inside the rectangle. A dead rectangle only counts it (inlined: most
+    /// rectangles of a lookup die at their first move).
+    #[inline(always)]
     fn play(&mut self, w: &Walker<'_>, cx: u8, cy: u8, colour: Colour, k: u32, parsed: &mut usize) {
+        if self.n > 0 && self.left[0] != u32::MAX && self.left[1] != u32::MAX {
+            self.n = self.n.saturating_add(1);
+            return;
+        }
+        self.play_live(w, cx, cy, colour, k, parsed);
+    }
+
+    fn play_live(
+        &mut self,
+        w: &Walker<'_>,
+        cx: u8,
+        cy: u8,
+        colour: Colour,
+        k: u32,
+        parsed: &mut usize,
+    ) {
         if self.n == 0 {
             self.first = colour;
             self.at = [w.root_at(); 2];
@@ -347,22 +365,25 @@ impl<'w, 'a> BookCursor<'w, 'a> {
             }
             // Out of the book: the deepest attempt.
             book.state = BookState::OutOfBook;
-            let mut best: Option<(u16, usize, usize)> = None;
+            // Ties go to the attempt that left the book later (the quarter board rather
+            // than a half board whose first move is some other corner's).
+            let mut best: Option<((u16, u32), usize)> = None;
             for r in order {
                 let rw = cw.rect(r);
                 if rw.n == 0 {
                     continue;
                 }
                 for t in 0..2 {
-                    if best.is_none_or(|b| rw.followed[t] > b.0) {
-                        best = Some((rw.followed[t], r, t));
+                    let key = (rw.followed[t], rw.left[t]);
+                    if best.is_none_or(|b| key > b.0) {
+                        best = Some((key, r));
                     }
                 }
             }
-            if let Some((followed, r, t)) = best {
+            if let Some(((followed, left), r)) = best {
                 (book.width, book.height) = dims[r];
                 book.followed = followed as usize;
-                book.left_at = Some(cw.rect(r).left[t] as usize);
+                book.left_at = Some(left as usize);
             }
         }
         BookLookup {

@@ -6,6 +6,7 @@
 //! every Fotland entry) goes through `read_entry`. The blob was validated by `Walker::new`, so a
 //! read error here only ends the walk.
 
+use super::index::Probe;
 use super::{Colour, Continuation, Frame, Walker};
 use crate::codec::compact::CLASS_BITS;
 use crate::codec::{Encoding, Layout, read_entry, small_point};
@@ -146,6 +147,12 @@ impl Walker<'_> {
                 }
                 _ if self.root_index[256] == 0 => return None,
                 _ => {}
+            }
+        } else {
+            match self.index.probe(list, small, exception) {
+                Probe::At(pos) => return self.enter(pos, rel, parsed),
+                Probe::Absent => return None,
+                Probe::Scan => {}
             }
         }
         // A one-byte entry is never a colour exception, a pass or a far point.

@@ -14,11 +14,13 @@
 //! general classes their stored cells through the entry's orientation. Both become a plane
 //! keyed by `(dx, dy, allowed)`, built once per scan and kept in a [`ScanScratch`] cache.
 
-use super::{Ctx, Geometry, Host, MatchBuf, Orientations, Query, focus_ok, run_class_with};
+use super::{
+    Ctx, Geometry, Host, MatchBuf, Orientations, Query, Scratch, focus_ok, run_class_with,
+};
 use crate::board::{BoardView, Colour};
 use crate::geometry::Orientation;
 use crate::rom::layout::{RING, WORD_BASE, WORD_FIRST, WORD_POINTS};
-use crate::rom::{ClassInfo, Kernel, MAX_GLOB_DEPTH, PatternInfo, Rom};
+use crate::rom::{ClassInfo, Kernel, MAX_GLOB_DEPTH, Rom, Section};
 
 /// Largest board handled: 25 x 25 = 625 bits.
 const MAX_WORDS: usize = 10;
@@ -233,45 +235,50 @@ struct Filter<'s, const N: usize> {
 
 impl<const N: usize> Filter<'_, N> {
     /// `acc &= plane(dx, dy, allowed)`; false when the candidate set is now empty.
-    #[inline]
+    #[inline(always)]
     fn and(&mut self, dx: i32, dy: i32, allowed: u8) -> bool {
         let allowed = allowed & 0xF;
         if allowed == 0xF {
             return true;
         }
-        if dx.abs() <= CACHED && dy.abs() <= CACHED {
+        let slot = if dx.abs() <= CACHED && dy.abs() <= CACHED {
             let key =
                 (((dy + CACHED) as usize * SIDE + (dx + CACHED) as usize) << 4) | allowed as usize;
-            let slot = if self.sc.valid[key >> 6] & (1 << (key & 63)) != 0 {
-                Some(self.sc.dir[key] as usize)
-            } else if self.used < POOL / N {
-                let p = self.planes.plane(&self.sc.cols, dx, dy, allowed);
-                let slot = self.used;
-                self.sc.pool[slot * N..slot * N + N].copy_from_slice(&p);
-                self.sc.dir[key] = slot as u16;
-                self.sc.valid[key >> 6] |= 1 << (key & 63);
-                self.used += 1;
-                Some(slot)
+            if self.sc.valid[key >> 6] & (1 << (key & 63)) != 0 {
+                self.sc.dir[key] as usize
             } else {
-                None
-            };
-            if let Some(slot) = slot {
-                let p = &self.sc.pool[slot * N..slot * N + N];
-                let mut any = 0;
-                for (a, w) in self.acc.iter_mut().zip(p) {
-                    *a &= w;
-                    any |= *a;
-                }
-                return any != 0;
+                self.miss(Some(key), dx, dy, allowed)
             }
-        }
-        let p = self.planes.plane(&self.sc.cols, dx, dy, allowed);
+        } else {
+            self.miss(None, dx, dy, allowed)
+        };
+        let p = &self.sc.pool[slot * N..slot * N + N];
         let mut any = 0;
-        for (a, w) in self.acc.iter_mut().zip(&p) {
+        for (a, w) in self.acc.iter_mut().zip(p) {
             *a &= w;
             any |= *a;
         }
         any != 0
+    }
+
+    /// Builds a plane that is not cached yet into the pool: cached under `key` while there is
+    /// room, else into the pool's last slot (kept for such temporaries). Returns its slot.
+    #[cold]
+    #[inline(never)]
+    fn miss(&mut self, key: Option<usize>, dx: i32, dy: i32, allowed: u8) -> usize {
+        let p = self.planes.plane(&self.sc.cols, dx, dy, allowed);
+        let temp = POOL / N - 1;
+        let slot = match key {
+            Some(key) if self.used < temp => {
+                self.sc.dir[key] = self.used as u16;
+                self.sc.valid[key >> 6] |= 1 << (key & 63);
+                self.used += 1;
+                self.used - 1
+            }
+            _ => temp,
+        };
+        self.sc.pool[slot * N..slot * N + N].copy_from_slice(&p);
+        slot
     }
 
     /// The packed absence masks of one entry, most selective first: word 0's points (ring
@@ -319,25 +326,119 @@ impl<const N: usize> Filter<'_, N> {
         true
     }
 
-    /// The stored cells of one entry through its orientation: cells within Chebyshev
-    /// distance 2 of the focus first (they reject most variants), then the rest.
-    fn cells(&mut self, pat: &PatternInfo<'_>, t: Orientation) -> bool {
-        let (ax, ay) = t.apply(1, 0);
-        let (bx, by) = t.apply(0, 1);
-        for near in [true, false] {
-            for (dx, dy, allowed) in pat.cells() {
-                let (dx, dy) = (dx as i32, dy as i32);
-                if (dx.abs().max(dy.abs()) <= 2) != near {
-                    continue;
-                }
-                if !self.and(ax * dx + bx * dy, ay * dx + by * dy, allowed) {
-                    return false;
-                }
-            }
+    /// The cells of one entry (its pattern's cells, ordered once per pattern) through its
+    /// orientation.
+    fn cells(&mut self, cells: &Ordered, rom: &Rom<'_>, p: u32, t: Orientation) -> bool {
+        let [ax, ay, bx, by] = MATRIX[t.index() as usize];
+        let mut one = |(dx, dy, allowed): (i8, i8, u8)| {
+            let (dx, dy) = (dx as i32, dy as i32);
+            self.and(ax * dx + bx * dy, ay * dx + by * dy, allowed)
+        };
+        if cells.fits {
+            cells.groups[0][..cells.n].iter().all(|&c| one(c))
+        } else {
+            pattern_cells(rom, p).all(one)
         }
-        true
     }
 }
+
+/// The stored cells of pattern `p` (`PatternInfo::cells` read straight from the tables:
+/// no copy of the `Rom` per pattern).
+#[inline]
+fn pattern_cells<'a>(rom: &Rom<'a>, p: u32) -> impl Iterator<Item = (i8, i8, u8)> + 'a {
+    let pt = rom.t(Section::Patterns);
+    let (first, n) = (
+        pt.u32(p as usize, 8) as usize,
+        pt.u32(p as usize, 12) as usize,
+    );
+    let ct = rom.t(Section::Cells);
+    let rec = ct.rec.max(3);
+    let bytes = ct.data.get(first * rec..(first + n) * rec).unwrap_or(&[]);
+    bytes
+        .chunks_exact(rec)
+        .map(|c| (c[0] as i8, c[1] as i8, c[2]))
+}
+
+/// Most cells stored per pattern in [`Ordered`]; longer patterns are read in stored order.
+const LOCAL_CELLS: usize = 128;
+
+/// The cells of the current pattern, most selective first: the 8 oriented entries of a
+/// pattern are consecutive, so the ordering is paid once per pattern.
+struct Ordered {
+    pattern: u32,
+    fits: bool,
+    n: usize,
+    /// `groups[0][..n]` holds the ordered cells; groups 1 and 2 are staging.
+    groups: [[(i8, i8, u8); LOCAL_CELLS]; 3],
+}
+
+/// Selectivity group of an allowed-state set (bit 0 friend, 1 foe, 2 empty, 3 off) on a
+/// typical position: 0 = one stone colour or off-board (rarest), 1 = either stone colour or
+/// empty, 2 = wider sets.
+const GROUP: [u8; 16] = [
+    0, 0, 0, 1, // nothing, friend, foe, stone
+    1, 2, 2, 2, // empty, empty|friend, empty|foe, on board
+    0, 0, 0, 1, // off, off|friend, off|foe, off|stone
+    1, 2, 2, 2, // off|empty, ..., anything
+];
+
+impl Ordered {
+    const fn new() -> Self {
+        Ordered {
+            pattern: u32::MAX,
+            fits: false,
+            n: 0,
+            groups: [[(0, 0, 0); LOCAL_CELLS]; 3],
+        }
+    }
+
+    /// Loads pattern `p` unless it is the current one. Cells are grouped by [`GROUP`] (three
+    /// groups, stored order within a group: one pass, cheaper than a sort per pattern).
+    fn load(&mut self, rom: &Rom<'_>, p: u32) {
+        if self.pattern == p {
+            return;
+        }
+        self.pattern = p;
+        let mut len = [0usize; 3];
+        self.fits = true;
+        for c in pattern_cells(rom, p) {
+            let g = GROUP[(c.2 & 0xF) as usize] as usize;
+            if len[g] == LOCAL_CELLS {
+                self.fits = false;
+                return;
+            }
+            self.groups[g][len[g]] = c;
+            len[g] += 1;
+        }
+        let n = len[0] + len[1] + len[2];
+        if n > LOCAL_CELLS {
+            self.fits = false;
+            return;
+        }
+        let (g0, rest) = self.groups.split_at_mut(1);
+        let (g1, g2) = rest.split_at_mut(1);
+        g0[0][len[0]..len[0] + len[1]].copy_from_slice(&g1[0][..len[1]]);
+        g0[0][len[0] + len[1]..n].copy_from_slice(&g2[0][..len[2]]);
+        self.n = n;
+    }
+}
+
+/// Per orientation: the images of (1, 0) and (0, 1), `[ax, ay, bx, by]`.
+const MATRIX: [[i32; 4]; 8] = {
+    let mut m = [[0; 4]; 8];
+    let mut o = 0;
+    while o < 8 {
+        let t = match Orientation::new(o as u8) {
+            Some(t) => t,
+            None => Orientation::IDENTITY,
+        };
+        let (ax, ay) = t.apply(1, 0);
+        let (bx, by) = t.apply(0, 1);
+        m[o] = [ax, ay, bx, by];
+        o += 1;
+    }
+    m
+};
 
 /// Hits of one focus, as a [`Geometry`] for [`run_class`]: the entries whose cells all hold.
 struct Hits<'h> {
@@ -356,6 +457,37 @@ impl Geometry for Hits<'_> {
     }
 }
 
+/// A rectangle of foci: columns `x0..x1`, rows `y0..y1` (clipped to the board).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Area {
+    pub x0: i32,
+    pub y0: i32,
+    pub x1: i32,
+    pub y1: i32,
+}
+
+impl Area {
+    /// Every point of any board.
+    pub const ALL: Area = Area {
+        x0: 0,
+        y0: 0,
+        x1: MAX_SIDE,
+        y1: MAX_SIDE,
+    };
+
+    /// The foci whose field can contain the point `(x, y)`, for a class whose cells lie
+    /// within `radius` of the focus (for a centred field, `(max(width, height) - 1) / 2`):
+    /// after a move at `(x, y)` only their matches can change.
+    pub const fn around(x: i32, y: i32, radius: i32) -> Area {
+        Area {
+            x0: x - radius,
+            y0: y - radius,
+            x1: x + radius + 1,
+            y1: y + radius + 1,
+        }
+    }
+}
+
 /// Whole-board scan of `q` on the board-parallel path. `None` (nothing written) when this
 /// scan cannot take the path (board size, class size): the caller falls back to the
 /// per-point scan.
@@ -364,8 +496,8 @@ pub(crate) fn scan<B: BoardView + ?Sized, H: Host + ?Sized>(
     board: &B,
     host: &H,
     q: &Query,
-    active: &mut [u8; MAX_GLOB_DEPTH + 1],
-    sc: &mut ScanScratch,
+    area: Area,
+    scratch: &mut Scratch,
     out: &mut MatchBuf<'_>,
 ) -> Option<usize> {
     let class = rom.class(q.class)?;
@@ -373,11 +505,20 @@ pub(crate) fn scan<B: BoardView + ?Sized, H: Host + ?Sized>(
     if !(1..=MAX_SIDE).contains(&s) || class.entry_count() >= 1 << ENTRY_BITS {
         return None;
     }
+    let area = Area {
+        x0: area.x0.clamp(0, s),
+        y0: area.y0.clamp(0, s),
+        x1: area.x1.clamp(0, s),
+        y1: area.y1.clamp(0, s),
+    };
+    if area.x0 >= area.x1 || area.y0 >= area.y1 {
+        return Some(0);
+    }
     match ((s * s) as usize).div_ceil(64) {
-        1..=2 => scan_n::<B, H, 2>(rom, board, host, q, &class, active, sc, out),
-        3 => scan_n::<B, H, 3>(rom, board, host, q, &class, active, sc, out),
-        4..=6 => scan_n::<B, H, 6>(rom, board, host, q, &class, active, sc, out),
-        _ => scan_n::<B, H, 10>(rom, board, host, q, &class, active, sc, out),
+        1..=2 => scan_n::<B, H, 2>(rom, board, host, q, &class, area, scratch, out),
+        3 => scan_n::<B, H, 3>(rom, board, host, q, &class, area, scratch, out),
+        4..=6 => scan_n::<B, H, 6>(rom, board, host, q, &class, area, scratch, out),
+        _ => scan_n::<B, H, 10>(rom, board, host, q, &class, area, scratch, out),
     }
 }
 
@@ -388,11 +529,12 @@ fn scan_n<B: BoardView + ?Sized, H: Host + ?Sized, const N: usize>(
     host: &H,
     q: &Query,
     class: &ClassInfo<'_>,
-    active: &mut [u8; MAX_GLOB_DEPTH + 1],
-    sc: &mut ScanScratch,
+    area: Area,
+    scratch: &mut Scratch,
     out: &mut MatchBuf<'_>,
 ) -> Option<usize> {
     let s = board.size() as i32;
+    let Scratch { active, scan: sc } = &mut *scratch;
     sc.build_cols(s);
     sc.valid = [0; KEYS.div_ceil(64)];
     let planes = Planes::<N>::new(board, q.perspective, s);
@@ -404,17 +546,28 @@ fn scan_n<B: BoardView + ?Sized, H: Host + ?Sized, const N: usize>(
     };
     // Foci: on the board, in the class's focus states.
     let focus = class.focus() & 7;
-    let foci = if focus == 7 {
+    let mut foci = if focus == 7 {
         f.planes.board
     } else {
         f.planes.plane(&f.sc.cols, 0, 0, focus)
     };
-    // Rows in bands, the whole board at first; a band with more hits than the scratch holds
-    // is halved (a single row that still overflows is matched point by point).
+    // ... within the area (rows y0..y1 of columns x0..x1).
+    if (area.x0, area.x1) != (0, s) {
+        let mut cols = [0u64; N];
+        for y in area.y0..area.y1 {
+            set_range(&mut cols, y * s + area.x0, y * s + area.x1);
+        }
+        for (w, c) in foci.iter_mut().zip(cols) {
+            *w &= c;
+        }
+    }
+    // Rows in bands, the whole board at first. A band with more hits than the scratch holds
+    // is split when two passes would do; a match-heavy class (more) is matched point by point
+    // from there on, which is then as fast as repeated passes.
     let mut produced = 0;
-    let (mut row0, mut rows) = (0, s);
-    while row0 < s {
-        let end = (row0 + rows).min(s);
+    let (mut row0, mut rows) = (area.y0, area.y1 - area.y0);
+    while row0 < area.y1 {
+        let end = (row0 + rows).min(area.y1);
         let mut band = foci;
         for (i, w) in band.iter_mut().enumerate() {
             *w &= range_word(i, row0 * s, end * s);
@@ -422,36 +575,24 @@ fn scan_n<B: BoardView + ?Sized, H: Host + ?Sized, const N: usize>(
         match collect(rom, class, q, &mut f, &band) {
             Ok(hits) => {
                 produced += emit(rom, board, host, q, class, active, f.sc, &band, hits, out);
+                row0 = end;
             }
-            Err(done) if rows > 1 => {
-                // Overflowed after `done` of the class's entries: size the next band from the
-                // hit rate so far (with a margin), so that one retry usually fits.
+            Err(done) => {
+                // Overflowed after `done` of the class's entries: the hit rate so far sizes
+                // the next band (with a margin) so that one retry usually fits.
                 let total = class.entry_count().max(1) as u64;
                 let fit = rows as u64 * done as u64 * 3 / (total * 4);
-                rows = (fit as i32).clamp(1, rows - 1);
-                continue;
-            }
-            Err(_) => {
-                for x in 0..s {
-                    let p = (row0 * s + x) as usize;
-                    if band[p >> 6] & (1 << (p & 63)) == 0 {
-                        continue;
-                    }
-                    let ctx = Ctx {
-                        rom,
-                        board,
-                        host,
-                        persp: q.perspective,
-                        x,
-                        y: row0,
-                    };
-                    let mut g = super::kernel_cells(rom, board, q.perspective, x, row0);
-                    let qmask = q.orientations.mask_at(x, row0);
-                    produced += run_class_with(&ctx, class, qmask, &mut g, active, out);
+                if rows == 1 || fit * 2 < rows as u64 {
+                    break;
                 }
+                rows = (fit as i32).clamp(1, rows - 1);
             }
         }
-        row0 = end;
+    }
+    for y in row0..area.y1 {
+        for x in area.x0..area.x1 {
+            produced += super::kernel::match_at(rom, board, host, q, x, y, scratch, out);
+        }
     }
     Some(produced)
 }
@@ -476,9 +617,18 @@ fn collect<const N: usize>(
     let packed = class.kernel() == Kernel::Packed;
     let words = class.words();
     let mut hits = 0usize;
+    let mut ordered = Ordered::new();
     if band.iter().any(|&w| w != 0) {
-        for e in first..first + count {
-            let (p, o, cov) = rom.entry(e);
+        // The class's entry records read in one slice (as `Rom::entry`: pattern u32,
+        // orientation u8, covers u8).
+        let et = rom.t(Section::Entries);
+        let rec = et.rec.max(6);
+        let records = et
+            .data
+            .get(first as usize * rec..(first + count) as usize * rec)
+            .unwrap_or(&[]);
+        for (e, r) in (first..).zip(records.chunks_exact(rec)) {
+            let (p, o, cov) = (u32::from_le_bytes([r[0], r[1], r[2], r[3]]), r[4], r[5]);
             if cov & qfilter == 0 {
                 continue;
             }
@@ -487,7 +637,8 @@ fn collect<const N: usize>(
                 f.packed(rom.entry_masks(class, e), words)
             } else {
                 let t = Orientation::new(o).unwrap_or(Orientation::IDENTITY);
-                f.cells(&rom.pattern(p), t)
+                ordered.load(rom, p);
+                f.cells(&ordered, rom, p, t)
             };
             if !alive {
                 continue;
@@ -581,4 +732,88 @@ fn emit<B: BoardView + ?Sized, H: Host + ?Sized, const N: usize>(
         }
     }
     produced
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::board::Board;
+    use crate::matching::state;
+
+    /// Every plane bit equals "the point at anchor + offset is in the allowed states", for all
+    /// offsets up to 25 away and every allowed set, on boards of several sizes, through the
+    /// cache, past a full cache (temporary slot) and for uncached offsets.
+    #[test]
+    fn planes_equal_point_states() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for size in [5u8, 9, 13, 19, 25] {
+            let mut b = Board::new(size).unwrap();
+            for y in 0..size as i32 {
+                for x in 0..size as i32 {
+                    match next() % 5 {
+                        0 => drop(b.place(Colour::Black, x, y)),
+                        1 => drop(b.place(Colour::White, x, y)),
+                        _ => {}
+                    }
+                }
+            }
+            check_size::<10>(&b, &mut next, false);
+            check_size::<10>(&b, &mut next, true);
+            if size <= 19 {
+                check_size::<6>(&b, &mut next, false);
+            }
+        }
+    }
+
+    fn check_size<const N: usize>(b: &Board, next: &mut impl FnMut() -> u64, full: bool) {
+        let s = b.size() as i32;
+        let mut sc = ScanScratch::new();
+        sc.build_cols(s);
+        for persp in [Colour::Black, Colour::White] {
+            sc.valid = [0; KEYS.div_ceil(64)];
+            let mut f = Filter {
+                planes: Planes::<N>::new(b, persp, s),
+                sc: &mut sc,
+                // A full cache: every plane goes through the temporary slot.
+                used: if full { POOL / N - 1 } else { 0 },
+                acc: [0; N],
+            };
+            for _ in 0..400 {
+                let dx = (next() % 51) as i32 - 25;
+                let dy = (next() % 51) as i32 - 25;
+                let allowed = (next() % 15) as u8;
+                // Twice: built, then (if cached) read back.
+                for _ in 0..2 {
+                    f.acc = f.planes.board;
+                    let any = f.and(dx, dy, allowed);
+                    let mut want_any = false;
+                    for y in 0..s {
+                        for x in 0..s {
+                            let p = (y * s + x) as usize;
+                            let want = allowed & (1 << state(b, persp, x + dx, y + dy)) != 0;
+                            want_any |= want;
+                            let got = f.acc[p >> 6] & (1 << (p & 63)) != 0;
+                            assert_eq!(got, want, "size {s} ({x},{y}) d ({dx},{dy}) {allowed:#b}");
+                        }
+                    }
+                    assert_eq!(any, want_any);
+                    assert!(
+                        f.acc[(s * s) as usize / 64..]
+                            .iter()
+                            .enumerate()
+                            .all(|(i, &w)| {
+                                let base = ((s * s) as usize / 64 + i) * 64;
+                                (0..64).all(|k| base + k < (s * s) as usize || w & (1 << k) == 0)
+                            })
+                    );
+                }
+            }
+        }
+    }
 }

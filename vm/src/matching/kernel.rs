@@ -1,4 +1,5 @@
-//! The fast path: packed absence masks with early exit on word 0 (fields up to 7x7), and the
+//! The fast paths for packed classes (fields up to 7x7): the bit-sliced tables when the image
+//! has them ([`super::sliced`]), else packed absence masks with early exit on word 0; and the
 //! general point-by-point path for larger fields.
 
 use super::{Ctx, Geometry, Host, MatchBuf, Query, Scratch, focus_ok, run_class, view};
@@ -198,6 +199,12 @@ fn run_with_kernel<B: BoardView + ?Sized, H: Host + ?Sized>(
 ) -> usize {
     match class.kernel() {
         Kernel::Packed => {
+            let v = view::build(ctx.board, ctx.persp, ctx.x, ctx.y);
+            if let Some(slices) = ctx.rom.class_slices(class) {
+                let mut g =
+                    super::sliced::Sliced::new(slices, class.words(), &v, class.first_entry());
+                return run_class(ctx, class, qmask, &mut g, scratch, out);
+            }
             let mut g = Packed {
                 w0: class.mask_words(0),
                 w1: if class.words() > 1 {
@@ -211,7 +218,7 @@ fn run_with_kernel<B: BoardView + ?Sized, H: Host + ?Sized>(
                     &[]
                 },
                 words: class.words(),
-                v: view::build(ctx.board, ctx.persp, ctx.x, ctx.y),
+                v,
                 first: class.first_entry(),
             };
             run_class(ctx, class, qmask, &mut g, scratch, out)

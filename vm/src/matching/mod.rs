@@ -23,9 +23,10 @@ mod board_parallel;
 mod bytecode_eval;
 mod kernel;
 mod lens;
+mod sliced;
 pub(crate) mod view;
 
-pub use board_parallel::ScanScratch;
+pub use board_parallel::{Area, ScanScratch};
 pub use kernel::view_words;
 
 use crate::board::{BoardView, Colour, Point};
@@ -510,8 +511,42 @@ impl<'a> Rom<'a> {
         scratch: &mut Scratch,
         out: &mut MatchBuf<'_>,
     ) -> Option<usize> {
-        let Scratch { active, scan } = scratch;
-        board_parallel::scan(self, board, host, q, active, scan, out)
+        board_parallel::scan(
+            self,
+            board,
+            host,
+            q,
+            board_parallel::Area::ALL,
+            scratch,
+            out,
+        )
+    }
+
+    /// [`Rom::scan`] restricted to the foci in `area`, row by row: the same matches as the
+    /// whole-board scan has at those foci, in the same order. The incremental rescan after a
+    /// move: only the foci of [`Area::around`] the move (radius = the class's reach) can
+    /// change, at most `(2r + 1)^2` of them (49 for 7x7 fields).
+    #[allow(clippy::too_many_arguments)]
+    pub fn scan_area<B: BoardView + ?Sized, H: Host + ?Sized>(
+        &self,
+        board: &B,
+        host: &H,
+        q: &Query,
+        area: Area,
+        scratch: &mut Scratch,
+        out: &mut MatchBuf<'_>,
+    ) -> usize {
+        if let Some(n) = board_parallel::scan(self, board, host, q, area, scratch, out) {
+            return n;
+        }
+        let s = board.size() as i32;
+        let mut n = 0;
+        for y in area.y0.max(0)..area.y1.min(s) {
+            for x in area.x0.max(0)..area.x1.min(s) {
+                n += kernel::match_at(self, board, host, q, x, y, scratch, out);
+            }
+        }
+        n
     }
 
     /// The per-point whole-board scan: [`Rom::match_at`] at every board point, row by row.

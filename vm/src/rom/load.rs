@@ -151,7 +151,7 @@ fn parse_header(bytes: &[u8]) -> R<Rom<'_>> {
         return Err(bad(cursor, "bytes after the last section"));
     }
     for s in Section::ALL {
-        if !present[s.index()] && (!s.is_debug() || !stripped) {
+        if !present[s.index()] && !s.is_optional() && (!s.is_debug() || !stripped) {
             return Err(err(24, LoadErrorKind::MissingSection(s)));
         }
     }
@@ -262,7 +262,7 @@ fn validate(rom: &Rom<'_>) -> R<()> {
     if !rom.stripped {
         validate_debug(rom)?;
     }
-    Ok(())
+    super::sliced::validate(rom)
 }
 
 fn validate_cells_tests_results(rom: &Rom<'_>) -> R<()> {

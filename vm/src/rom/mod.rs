@@ -5,12 +5,15 @@
 pub mod bytecode;
 pub mod layout;
 mod load;
+pub mod sliced;
 pub mod wire;
 #[cfg(feature = "builder")]
 mod write;
 
 #[cfg(feature = "builder")]
-pub use write::{WriteError, fix_checksums, try_write, write};
+pub use write::{
+    WriteError, WriteOptions, fix_checksums, try_write, try_write_with, write, write_with,
+};
 
 use core::fmt;
 use wire::Table;
@@ -60,10 +63,12 @@ pub enum Section {
     DebugFiles,
     DebugPatterns,
     DebugAttrs,
+    /// Optional: bit-sliced copies of the packed masks ([`sliced`]).
+    Sliced,
 }
 
-/// Number of section kinds in format v1.
-pub const SECTION_COUNT: usize = 26;
+/// Number of section kinds in format v1 (the last, `sliced`, is optional).
+pub const SECTION_COUNT: usize = 27;
 
 impl Section {
     pub const ALL: [Section; SECTION_COUNT] = [
@@ -93,6 +98,7 @@ impl Section {
         Section::DebugFiles,
         Section::DebugPatterns,
         Section::DebugAttrs,
+        Section::Sliced,
     ];
     pub fn from_u32(k: u32) -> Option<Section> {
         Section::ALL.get((k as usize).wrapping_sub(1)).copied()
@@ -129,6 +135,7 @@ impl Section {
             Section::DebugFiles => 4,
             Section::DebugPatterns => 24,
             Section::DebugAttrs => 8,
+            Section::Sliced => 8,
         }
     }
     /// Debug sections are absent from stripped images.
@@ -137,6 +144,10 @@ impl Section {
             self,
             Section::DebugFiles | Section::DebugPatterns | Section::DebugAttrs
         )
+    }
+    /// Sections an image may omit whether stripped or not.
+    pub const fn is_optional(self) -> bool {
+        matches!(self, Section::Sliced)
     }
     pub const fn name(self) -> &'static str {
         match self {
@@ -166,6 +177,7 @@ impl Section {
             Section::DebugFiles => "debug_files",
             Section::DebugPatterns => "debug_patterns",
             Section::DebugAttrs => "debug_attrs",
+            Section::Sliced => "sliced",
         }
     }
 }
@@ -351,7 +363,7 @@ impl<'a> Rom<'a> {
     /// `(offset, length)` of a section in the image; `None` when absent.
     pub fn section_span(&self, s: Section) -> Option<(usize, usize)> {
         let t = self.t(s);
-        if s.is_debug() && self.stripped {
+        if (s.is_debug() && self.stripped) || (s.is_optional() && t.base == 0) {
             None
         } else {
             Some((t.base, t.data.len()))

@@ -37,6 +37,14 @@ pub fn write(spec: &RomSpec) -> Vec<u8> {
     }
 }
 
+/// [`write`] with optional sections. Panics like [`write`].
+pub fn write_with(spec: &RomSpec, opts: &WriteOptions) -> Vec<u8> {
+    match try_write_with(spec, opts) {
+        Ok(b) => b,
+        Err(e) => panic!("{e}"),
+    }
+}
+
 #[derive(Default)]
 struct Strings {
     map: BTreeMap<String, u32>,
@@ -357,8 +365,33 @@ fn max_extent(nodes: &[ClassNode]) -> i32 {
     m
 }
 
+/// Optional parts of an image.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct WriteOptions {
+    /// Emit the optional `sliced` section with blocks of up to `64 * sliced_block_words`
+    /// entries (1, 2, 4 or 8; 0 = no section). The compiler uses 8
+    /// ([`super::sliced::MAX_BLOCK_WORDS`]).
+    pub sliced_block_words: u8,
+}
+
+impl WriteOptions {
+    /// What `lensc` writes: the `sliced` section with blocks of up to 512 entries.
+    pub const COMPILER: WriteOptions = WriteOptions {
+        sliced_block_words: super::sliced::MAX_BLOCK_WORDS as u8,
+    };
+}
+
 /// Write an image, or say which part of `spec` breaks the contract.
 pub fn try_write(spec: &RomSpec) -> Result<Vec<u8>, WriteError> {
+    try_write_with(spec, &WriteOptions::default())
+}
+
+/// [`try_write`] with optional sections.
+pub fn try_write_with(spec: &RomSpec, opts: &WriteOptions) -> Result<Vec<u8>, WriteError> {
+    if !matches!(opts.sliced_block_words, 0 | 1 | 2 | 4 | 8) {
+        return fail("sliced block words must be 0, 1, 2, 4 or 8");
+    }
+    let mut slices = Vec::new();
     let mut w = W {
         nseq: spec.sequences.len(),
         nglobals: spec.globals.len(),
@@ -458,6 +491,9 @@ pub fn try_write(spec: &RomSpec) -> Result<Vec<u8>, WriteError> {
             for e in &b.entries {
                 put_u64(w.out(Section::Masks), e.3[k]);
             }
+        }
+        if opts.sliced_block_words != 0 {
+            slices.push(packed.then(|| (b.entries.iter().map(|e| e.3).collect(), words)));
         }
         let o = w.out(Section::Classes);
         put_u32(o, name);
@@ -628,18 +664,28 @@ pub fn try_write(spec: &RomSpec) -> Result<Vec<u8>, WriteError> {
     let strings = core::mem::take(&mut w.s);
     w.sec[Section::StrIndex.index()] = strings.index;
     w.sec[Section::StrData.index()] = strings.data;
-    Ok(assemble(spec, &w.sec, spec.debug.is_none()))
+    let sliced = opts.sliced_block_words != 0;
+    if sliced {
+        w.sec[Section::Sliced.index()] =
+            super::sliced::build(&slices, opts.sliced_block_words as usize);
+    }
+    Ok(assemble(spec, &w.sec, spec.debug.is_none(), sliced))
 }
 
 fn align8(n: usize) -> usize {
     (n + 7) & !7
 }
 
-fn assemble(spec: &RomSpec, sec: &[Vec<u8>; SECTION_COUNT], stripped: bool) -> Vec<u8> {
+fn assemble(
+    spec: &RomSpec,
+    sec: &[Vec<u8>; SECTION_COUNT],
+    stripped: bool,
+    sliced: bool,
+) -> Vec<u8> {
     let kinds: Vec<Section> = Section::ALL
         .iter()
         .copied()
-        .filter(|s| !(stripped && s.is_debug()))
+        .filter(|s| !(stripped && s.is_debug()) && (sliced || !s.is_optional()))
         .collect();
     let table_end = HEADER_LEN + kinds.len() * TABLE_ENTRY_LEN;
     let mut offs = Vec::new();

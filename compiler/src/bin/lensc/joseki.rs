@@ -1,8 +1,8 @@
 //! `lensc joseki build|stats|next`: joseki dictionaries from SGF or text, their blobs, lookups.
 
 use lens_joseki::{
-    BoardMove, Colour, Continuation, Conventions, Encoding, Frame, MoveType, Tree, Walker, decode,
-    encode, import_sgf_into, stats, text,
+    BoardMove, BookState, Colour, Continuation, Conventions, Encoding, Frame, MoveType, Tree,
+    Walker, decode, encode, import_sgf_into, stats, text,
 };
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -253,11 +253,17 @@ fn next(a: NextArgs) -> u8 {
             at,
         });
     }
+    // The engine lookup of that corner: both orientations (a position symmetric about the
+    // diagonal shows both reflections of each book move) and RiscIgo's rectangles.
     let mut out = [Continuation::EMPTY; 64];
-    let r = walker.follow(&frame, &moves, Colour::Black, &mut out);
-    if !r.in_book {
-        let k = r.left_at.map_or(0, |i| i + 1);
-        println!("out of book at move {k} (followed {} moves)", r.followed);
+    let r = walker.lookup(19, &moves, Some(0), Colour::Black, &mut out);
+    let corner = r.corners[0];
+    if corner.state == BookState::OutOfBook {
+        let k = corner.left_at.map_or(0, |i| i + 1);
+        println!(
+            "out of book at move {k} (followed {} moves)",
+            corner.followed
+        );
         return 0;
     }
     let conts = &out[..r.continuations.min(out.len())];

@@ -1,0 +1,220 @@
+//! The optional `sliced` section: bit-sliced copies of the packed classes' absence masks
+//! (`research/perf.md` sections 4, 7, 8). For a block of `64 * bw` entries and each view bit,
+//! one row of `bw` u64 words holds the set of entries that forbid that bit. A match call ORs
+//! the rows of the bits set in its view; the zero bits are the candidates, in entry order.
+//! The section is the exact transpose of the `masks` section (the loader checks it), so the
+//! mask kernel and the sliced kernel agree by construction; an image without it still loads
+//! and runs the mask kernel. Byte layout: `docs/rom-format.md`, "sliced".
+
+use super::wire::{Table, u64_at};
+use super::{ClassInfo, LoadError, LoadErrorKind, Rom, Section};
+
+/// First table row of each view word (row = `ROW_BASE[w] + bit`).
+pub const ROW_BASE: [usize; 3] = [0, 63, 126];
+/// View bits used per word (12 edge + 17 x 3; 21 x 3; 11 x 3).
+pub const ROW_BITS: [usize; 3] = [63, 63, 33];
+/// Largest block, in u64 words per row (512 entries).
+pub const MAX_BLOCK_WORDS: usize = 8;
+
+/// Rows per block of a class with `words` mask words.
+pub const fn rows(words: usize) -> usize {
+    match words {
+        1 => ROW_BASE[0] + ROW_BITS[0],
+        2 => ROW_BASE[1] + ROW_BITS[1],
+        3 => ROW_BASE[2] + ROW_BITS[2],
+        _ => 0,
+    }
+}
+
+/// Block words the writer picks for a class of `n` entries when blocks may hold up to
+/// `64 * max` entries: the smallest power of two that holds the class, capped at `max`
+/// (small classes do not pay for a 512-entry block).
+pub const fn block_words(n: usize, max: usize) -> usize {
+    let mut bw = 1;
+    while bw < max && bw * 64 < n {
+        bw *= 2;
+    }
+    bw
+}
+
+/// The sliced tables of one packed class.
+#[derive(Clone, Copy, Debug)]
+pub struct ClassSlices<'a> {
+    /// The class's blocks: `blocks x rows x bw` little-endian u64 words.
+    pub bytes: &'a [u8],
+    /// u64 words per row (1, 2, 4 or 8): a block holds `64 * bw` entries.
+    pub bw: usize,
+    /// Rows per block ([`rows`] of the class's mask words).
+    pub rows: usize,
+}
+
+impl<'a> Rom<'a> {
+    /// Whether the image carries the optional `sliced` section.
+    pub fn has_sliced(&self) -> bool {
+        self.t(Section::Sliced).base != 0
+    }
+
+    /// The same image with the `sliced` section ignored: matching uses the mask kernel (for
+    /// benchmarks and differential tests that compare the two kernels).
+    pub fn without_sliced(&self) -> Rom<'a> {
+        let mut r = *self;
+        r.t[Section::Sliced.index()] = Table::empty(Section::Sliced.record_len());
+        r
+    }
+
+    /// The sliced tables of a packed class; `None` when the image has no `sliced` section or
+    /// the class has none (general kernel, no entries).
+    #[inline]
+    pub fn class_slices(&self, class: &ClassInfo<'a>) -> Option<ClassSlices<'a>> {
+        let t = self.t(Section::Sliced);
+        if t.data.is_empty() {
+            return None;
+        }
+        let c = class.index;
+        let bw = t.u8(c, 4) as usize;
+        if bw == 0 {
+            return None;
+        }
+        let rows = t.u8(c, 5) as usize;
+        let first = t.u32(c, 0) as usize;
+        let n = class.entry_count() as usize;
+        let len = n.div_ceil(64 * bw) * rows * bw;
+        let bytes = t.data.get(first * 8..(first + len) * 8)?;
+        Some(ClassSlices { bytes, bw, rows })
+    }
+}
+
+fn bad(offset: usize, why: &'static str) -> LoadError {
+    LoadError {
+        offset,
+        reason: LoadErrorKind::Malformed(why),
+    }
+}
+
+/// Validates the section (when present) against the classes and masks already validated:
+/// index records, tiling, and every table bit equal to the transposed mask bit (padding bits
+/// zero). O(section bits).
+pub(super) fn validate(rom: &Rom<'_>) -> Result<(), LoadError> {
+    if !rom.has_sliced() {
+        return Ok(());
+    }
+    let t = *rom.t(Section::Sliced);
+    let nclass = rom.class_count();
+    if t.len() < nclass {
+        return Err(bad(t.base, "sliced section shorter than its class index"));
+    }
+    let mut cursor = nclass;
+    for class in rom.classes() {
+        let c = class.index;
+        let (first, bw, rows_c) = (t.u32(c, 0) as usize, t.u8(c, 4) as usize, t.u8(c, 5));
+        if t.u16(c, 6) != 0 {
+            return Err(bad(t.at(c, 6), "reserved field is not zero"));
+        }
+        if first != cursor {
+            return Err(bad(
+                t.at(c, 0),
+                "sliced class tables do not continue the previous ones",
+            ));
+        }
+        let n = class.entry_count() as usize;
+        let packed = class.kernel() == super::Kernel::Packed && n > 0;
+        if !packed {
+            if bw != 0 || rows_c != 0 {
+                return Err(bad(
+                    t.at(c, 4),
+                    "sliced tables for a class without packed entries",
+                ));
+            }
+            continue;
+        }
+        if !matches!(bw, 1 | 2 | 4 | 8) {
+            return Err(bad(t.at(c, 4), "sliced block words not 1, 2, 4 or 8"));
+        }
+        let words = class.words();
+        let rows = rows(words);
+        if rows_c as usize != rows {
+            return Err(bad(
+                t.at(c, 5),
+                "sliced row count does not match the class's mask words",
+            ));
+        }
+        let blocks = n.div_ceil(64 * bw);
+        let len = blocks * rows * bw;
+        if first + len > t.len() {
+            return Err(bad(t.at(c, 0), "sliced class tables out of bounds"));
+        }
+        // Every table word equals the transpose of the 64 masks it covers.
+        let masks = rom.t(Section::Masks).data;
+        for blk in 0..blocks {
+            for u in 0..bw {
+                let e0 = blk * 64 * bw + u * 64;
+                for w in 0..words {
+                    for bit in 0..ROW_BITS[w] {
+                        let mut want = 0u64;
+                        for i in 0..64.min(n.saturating_sub(e0)) {
+                            let m = u64_at(masks, (class.mask_first() + w * n + e0 + i) * 8);
+                            want |= (m >> bit & 1) << i;
+                        }
+                        let r = first + (blk * rows + ROW_BASE[w] + bit) * bw + u;
+                        if u64_at(t.data, r * 8) != want {
+                            return Err(bad(
+                                t.base + r * 8,
+                                "sliced table disagrees with the class masks",
+                            ));
+                        }
+                    }
+                }
+            }
+        }
+        cursor += len;
+    }
+    if cursor != t.len() {
+        return Err(bad(
+            t.base + cursor * 8,
+            "sliced records not covered by any class",
+        ));
+    }
+    Ok(())
+}
+
+/// A packed class's entry masks and its mask word count (writer input).
+#[cfg(feature = "builder")]
+pub(super) type ClassMasks = (alloc::vec::Vec<[u64; 3]>, usize);
+
+/// Builds the section from each class's `(packed entry masks, mask words)`; `None` entries
+/// (general classes) get an empty index record. `max_bw` caps the block size (1..=8 words).
+#[cfg(feature = "builder")]
+pub(super) fn build(classes: &[Option<ClassMasks>], max_bw: usize) -> alloc::vec::Vec<u8> {
+    use alloc::vec::Vec;
+    let mut index = Vec::new();
+    let mut tables: Vec<u64> = Vec::new();
+    for c in classes {
+        let first = (classes.len() + tables.len()) as u32;
+        index.extend_from_slice(&first.to_le_bytes());
+        match c {
+            Some((masks, words)) if !masks.is_empty() => {
+                let (n, rows) = (masks.len(), rows(*words));
+                let bw = block_words(n, max_bw);
+                let blocks = n.div_ceil(64 * bw);
+                let base = tables.len();
+                tables.resize(base + blocks * rows * bw, 0);
+                for (i, m) in masks.iter().enumerate() {
+                    let (blk, u, bit) = (i / (64 * bw), (i / 64) % bw, i % 64);
+                    for w in 0..*words {
+                        for b in 0..ROW_BITS[w] {
+                            if m[w] >> b & 1 != 0 {
+                                tables[base + (blk * rows + ROW_BASE[w] + b) * bw + u] |= 1 << bit;
+                            }
+                        }
+                    }
+                }
+                index.extend_from_slice(&[bw as u8, rows as u8, 0, 0]);
+            }
+            _ => index.extend_from_slice(&[0, 0, 0, 0]),
+        }
+    }
+    for w in tables {
+        index.extend_from_slice(&w.to_le_bytes());
+    }
+    index
+}

@@ -1,0 +1,174 @@
+//! The optional `sliced` section: written on request, deterministic, loaded zero-copy,
+//! validated bit by bit against the masks (malformed sections are rejected with an offset
+//! inside the section and a reason), and optional (images without it keep the mask kernel).
+
+mod common;
+use common::*;
+use lens_vm::rom::{self, LoadErrorKind, Section, WriteOptions};
+use lens_vm::*;
+
+fn with_block_words(bw: u8) -> Vec<u8> {
+    rom::write_with(
+        &sample_spec(false),
+        &WriteOptions {
+            sliced_block_words: bw,
+        },
+    )
+}
+
+#[test]
+fn section_is_optional_deterministic_and_behaves_like_the_masks() {
+    let plain = rom::write(&sample_spec(false));
+    let a = rom::write_with(&sample_spec(false), &WriteOptions::COMPILER);
+    assert_eq!(
+        a,
+        rom::write_with(&sample_spec(false), &WriteOptions::COMPILER)
+    );
+    let (p, s) = (
+        Rom::from_bytes(&plain).unwrap(),
+        Rom::from_bytes(&a).unwrap(),
+    );
+    assert!(!p.has_sliced() && s.has_sliced());
+    assert_eq!(p.section_span(Section::Sliced), None);
+    let (off, len) = s.section_span(Section::Sliced).unwrap();
+    assert!(len > 0 && off + len <= a.len());
+    assert!(!s.without_sliced().has_sliced());
+    let boards = sample_boards();
+    let want = behaviour(&p, &boards);
+    assert!(want.len() > 20);
+    assert_eq!(behaviour(&s, &boards), want);
+    assert_eq!(behaviour(&s.without_sliced(), &boards), want);
+    for bw in [1, 2, 4, 8] {
+        let b = with_block_words(bw);
+        assert_eq!(
+            behaviour(&Rom::from_bytes(&b).unwrap(), &boards),
+            want,
+            "bw {bw}"
+        );
+    }
+    // Stripped images carry it too (it follows the debug sections when those are present).
+    let st = rom::write_with(&sample_spec(true), &WriteOptions::COMPILER);
+    let st = Rom::from_bytes(&st).unwrap();
+    assert!(st.has_sliced() && st.is_stripped());
+    assert_eq!(behaviour(&st, &boards), want);
+    assert!(
+        rom::try_write_with(
+            &sample_spec(false),
+            &WriteOptions {
+                sliced_block_words: 3
+            }
+        )
+        .is_err()
+    );
+}
+
+/// The section's bytes and where they are.
+fn section(bytes: &[u8]) -> (usize, usize) {
+    Rom::from_bytes(bytes)
+        .unwrap()
+        .section_span(Section::Sliced)
+        .unwrap()
+}
+
+fn expect_malformed(m: &mut [u8], what: &str, want: &'static str) -> usize {
+    rom::fix_checksums(m);
+    let e = Rom::from_bytes(m).expect_err(what);
+    assert_eq!(e.reason, LoadErrorKind::Malformed(want), "{what}: {e}");
+    e.offset
+}
+
+#[test]
+fn every_single_bit_flip_in_the_section_is_rejected_with_an_offset_inside_it() {
+    let bytes = with_block_words(1);
+    let (off, len) = section(&bytes);
+    let mut rejected = 0;
+    for i in off..off + len {
+        for bit in 0..8 {
+            let mut m = bytes.clone();
+            m[i] ^= 1 << bit;
+            rom::fix_checksums(&mut m);
+            if let Err(e) = Rom::from_bytes(&m) {
+                assert!(
+                    (off..off + len).contains(&e.offset),
+                    "flip at {i}.{bit}: offset {} outside the section: {e}",
+                    e.offset
+                );
+                assert!(matches!(e.reason, LoadErrorKind::Malformed(_)), "{e}");
+                rejected += 1;
+            }
+        }
+    }
+    // Index records: unused table bits (row bits past a class's entries are padding) and the
+    // reserved bytes are checked too, so every flip is caught.
+    assert_eq!(rejected, len * 8, "every flip must be rejected");
+}
+
+#[test]
+fn malformed_sections_name_the_field() {
+    let bytes = with_block_words(8);
+    let (off, len) = section(&bytes);
+    let r = Rom::from_bytes(&bytes).unwrap();
+    let classes = r.class_count();
+    // class 0 is packed: its index record is the first 8 bytes of the section.
+    let mut m = bytes.clone();
+    m[off + 4] = 3;
+    let at = expect_malformed(
+        &mut m,
+        "bad block words",
+        "sliced block words not 1, 2, 4 or 8",
+    );
+    assert_eq!(at, off + 4);
+    let mut m = bytes.clone();
+    m[off + 5] ^= 1;
+    expect_malformed(
+        &mut m,
+        "bad row count",
+        "sliced row count does not match the class's mask words",
+    );
+    let mut m = bytes.clone();
+    m[off + 6] = 1;
+    assert_eq!(
+        expect_malformed(&mut m, "reserved", "reserved field is not zero"),
+        off + 6
+    );
+    let mut m = bytes.clone();
+    m[off] ^= 1;
+    expect_malformed(
+        &mut m,
+        "first",
+        "sliced class tables do not continue the previous ones",
+    );
+    // The general class (2) must have no tables.
+    let mut m = bytes.clone();
+    m[off + 2 * 8 + 4] = 1;
+    expect_malformed(
+        &mut m,
+        "general class",
+        "sliced tables for a class without packed entries",
+    );
+    // A table bit that disagrees with the masks.
+    let mut m = bytes.clone();
+    let t = off + classes * 8 + 8;
+    m[t] ^= 0x10;
+    let at = expect_malformed(
+        &mut m,
+        "table bit",
+        "sliced table disagrees with the class masks",
+    );
+    assert_eq!(at, t);
+    assert!(len > classes * 8);
+}
+
+#[test]
+fn committed_style_image_without_the_section_still_matches() {
+    // An image written before the section existed (the plain writer's bytes) loads and the
+    // sliced and mask kernels agree with it on every sample board.
+    let plain = rom::write(&sample_spec(false));
+    let r = Rom::from_bytes(&plain).unwrap();
+    assert!(!r.has_sliced());
+    let s = with_block_words(2);
+    assert_eq!(
+        behaviour(&Rom::from_bytes(&s).unwrap(), &sample_boards()),
+        behaviour(&r, &sample_boards())
+    );
+}
