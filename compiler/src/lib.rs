@@ -45,6 +45,9 @@ pub const TOOLCHAIN: &str = concat!("lensc ", env!("CARGO_PKG_VERSION"));
 pub struct Options {
     /// Leave out debug info (pattern names, source files and spans).
     pub strip: bool,
+    /// Leave out the optional bit-sliced `sliced` section (the fast kernel's tables; about
+    /// 22 bytes per variant): a smaller image that the VM matches with the mask kernel.
+    pub no_sliced: bool,
 }
 
 /// A successful compilation.
@@ -92,17 +95,20 @@ pub fn compile_program(
     let spec = emit::emit(&ir, emit::source_hash(&program.sources), opts.strip);
     // The writer validates the spec; a failure there is a compiler bug, reported, not a panic.
     // lensc images carry the optional bit-sliced tables (the fast kernel for packed classes).
-    let rom = lens_vm::rom::try_write_with(&spec, &lens_vm::rom::WriteOptions::COMPILER).map_err(
-        |e| {
-            vec![Diagnostic {
-                severity: lens_dsl::Severity::Error,
-                code: "lens::internal",
-                message: format!("internal compiler error: {e}"),
-                labels: Vec::new(),
-                help: Some("this is a bug in lensc; please report it with the sources".to_string()),
-            }]
-        },
-    )?;
+    let write = if opts.no_sliced {
+        lens_vm::rom::WriteOptions::default()
+    } else {
+        lens_vm::rom::WriteOptions::COMPILER
+    };
+    let rom = lens_vm::rom::try_write_with(&spec, &write).map_err(|e| {
+        vec![Diagnostic {
+            severity: lens_dsl::Severity::Error,
+            code: "lens::internal",
+            message: format!("internal compiler error: {e}"),
+            labels: Vec::new(),
+            help: Some("this is a bug in lensc; please report it with the sources".to_string()),
+        }]
+    })?;
     Ok(Compiled {
         rom,
         spec,

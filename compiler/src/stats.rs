@@ -114,6 +114,14 @@ pub fn stats(rom: &Rom<'_>) -> String {
         "  of which {:.1} pattern data + {:.1} per variant (entry + masks)",
         s.pattern_bytes, s.variant_bytes
     );
+    // The fast kernel's tables are optional and not pattern data: reported apart.
+    if let Some((_, _, len)) = s.sections.iter().find(|(n, _, _)| *n == "sliced") {
+        let _ = writeln!(
+            o,
+            "  plus {:.1} per stored variant in the optional bit-sliced tables (`--no-sliced` leaves them out)",
+            *len as f64 / s.variants.max(1) as f64
+        );
+    }
     let _ = writeln!(o, "\n{:<16} {:>8} {:>8}", "section", "offset", "bytes");
     for (n, off, len) in &s.sections {
         let _ = writeln!(o, "{n:<16} {off:>8} {len:>8}");

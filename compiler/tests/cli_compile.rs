@@ -105,6 +105,20 @@ fn compiles_to_a_file_and_to_stdout() {
     let r = lensc(&dir, &["compile", "good.lens", "--strip", "-o", "-"], None);
     assert_eq!(r.code, 0);
     assert!(r.stdout.len() < file.len());
+
+    // --no-sliced leaves the optional bit-sliced tables out: smaller, still loadable, and it
+    // matches with the mask kernel.
+    let r = lensc(
+        &dir,
+        &["compile", "good.lens", "--no-sliced", "-o", "-"],
+        None,
+    );
+    assert_eq!(r.code, 0);
+    assert!(r.stdout.len() < file.len());
+    let with = lens_vm::Rom::from_bytes(&file).unwrap();
+    let without = lens_vm::Rom::from_bytes(&r.stdout).unwrap();
+    assert!(with.has_sliced() && !without.has_sliced());
+    assert_eq!(without.pattern_count(), with.pattern_count());
 }
 
 #[test]

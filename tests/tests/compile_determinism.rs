@@ -41,8 +41,22 @@ fn compiling_twice_gives_identical_bytes() {
     assert!(a.rom.len() > 1000);
     assert_eq!(a.spec, b.spec);
     assert_eq!(a.rom, b.rom);
-    let (_, s1) = compile_str("det.lens", &src, &Options { strip: true });
-    let (_, s2) = compile_str("det.lens", &src, &Options { strip: true });
+    let (_, s1) = compile_str(
+        "det.lens",
+        &src,
+        &Options {
+            strip: true,
+            ..Options::default()
+        },
+    );
+    let (_, s2) = compile_str(
+        "det.lens",
+        &src,
+        &Options {
+            strip: true,
+            ..Options::default()
+        },
+    );
     assert_eq!(s1.unwrap().rom, s2.unwrap().rom);
 }
 

@@ -309,7 +309,14 @@ fn seed_lens_compiles_to_a_tree_that_selects_the_right_fields() {
 fn strip_drops_debug_info_only() {
     let src = format!("{CLASS}\npattern p : k {{ diagram {{ X * }} => * 1; }}\n");
     let full = compile(&src);
-    let (_, stripped) = compile_str("t.lens", &src, &Options { strip: true });
+    let (_, stripped) = compile_str(
+        "t.lens",
+        &src,
+        &Options {
+            strip: true,
+            ..Options::default()
+        },
+    );
     let stripped = stripped.unwrap();
     assert!(full.spec.debug.is_some());
     assert!(stripped.spec.debug.is_none());

@@ -59,7 +59,7 @@ pub struct Config {
     dirs: Vec<PathBuf>,
     out_dir: Option<PathBuf>,
     out_file: String,
-    strip: bool,
+    opts: Options,
     emit_rerun_directives: bool,
     /// Where relative names are taken from; `CARGO_MANIFEST_DIR` by default.
     base: Option<PathBuf>,
@@ -79,7 +79,7 @@ impl Config {
             dirs: Vec::new(),
             out_dir: None,
             out_file: "patterns.rom".to_string(),
-            strip: false,
+            opts: Options::default(),
             emit_rerun_directives: true,
             base: std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from),
         }
@@ -106,7 +106,14 @@ impl Config {
     }
     /// Leave out debug info (names and source spans).
     pub fn strip(&mut self, strip: bool) -> &mut Self {
-        self.strip = strip;
+        self.opts.strip = strip;
+        self
+    }
+    /// Write the optional bit-sliced `sliced` section (default `true`): the fast kernel's
+    /// tables, about 22 bytes per oriented variant. `false` gives a smaller image matched by
+    /// the mask kernel.
+    pub fn sliced(&mut self, sliced: bool) -> &mut Self {
+        self.opts.no_sliced = !sliced;
         self
     }
     /// Print `cargo:rerun-if-changed` lines (default `true`). Note that any such line replaces
@@ -157,7 +164,7 @@ impl Config {
         if files.is_empty() {
             return Err(BuildError::NoInputs);
         }
-        Ok(compile_in(self.base.as_deref(), &files, self.strip))
+        Ok(compile_in(self.base.as_deref(), &files, &self.opts))
     }
 
     /// [`Config::compile`] with the `cargo:` directives written to `cargo_out`.
@@ -273,7 +280,7 @@ impl Config {
 fn compile_in(
     base: Option<&Path>,
     files: &[PathBuf],
-    strip: bool,
+    opts: &Options,
 ) -> (
     crate::SourceMap,
     Result<crate::Compiled, Vec<crate::Diagnostic>>,
@@ -284,7 +291,7 @@ fn compile_in(
     let cwd = std::env::current_dir().ok();
     if let (Some(b), Some(c)) = (base, &cwd) {
         if b == c {
-            return compile_paths(files, &Options { strip });
+            return compile_paths(files, opts);
         }
     }
     let base = base.unwrap_or(Path::new("."));
@@ -296,7 +303,7 @@ fn compile_in(
             f.name = rel.display().to_string();
         }
     }
-    crate::finish(program, diags, &Options { strip })
+    crate::finish(program, diags, opts)
 }
 
 /// Every `*.lens` file under `dir`, recursively.

@@ -28,6 +28,10 @@ pub struct Args {
     /// Leave out debug info (pattern names, source files and spans).
     #[arg(long)]
     pub strip: bool,
+    /// Leave out the optional bit-sliced tables (`sliced` section): a smaller image that the
+    /// VM matches with the mask kernel.
+    #[arg(long)]
+    pub no_sliced: bool,
     /// How diagnostics are printed on standard error.
     #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
     pub message_format: MessageFormat,
@@ -62,7 +66,10 @@ fn usage(msg: impl std::fmt::Display) -> u8 {
 }
 
 pub fn run(args: Args) -> u8 {
-    let opts = Options { strip: args.strip };
+    let opts = Options {
+        strip: args.strip,
+        no_sliced: args.no_sliced,
+    };
     let stdin = args.inputs.iter().any(|p| p.as_os_str() == "-");
     if stdin && args.inputs.len() > 1 {
         return usage("`-` (standard input) cannot be combined with other inputs");

@@ -23,7 +23,10 @@ pub struct Args {
 
 /// Image bytes from the inputs, or the exit code after reporting why not.
 pub fn load_image(inputs: &[PathBuf], strip: bool, format: MessageFormat) -> Result<Vec<u8>, u8> {
-    let opts = Options { strip };
+    let opts = Options {
+        strip,
+        ..Options::default()
+    };
     let stdin = inputs.iter().any(|p| p.as_os_str() == "-");
     if stdin && inputs.len() > 1 {
         eprintln!("error: `-` (standard input) cannot be combined with other inputs");
