@@ -187,8 +187,7 @@ pub fn analyse(
             );
         }
     }
-    let body: Vec<usize> = (0..height).filter(|&i| !edge_rows[i]).collect();
-    if body.is_empty() {
+    let Some(first_body) = (0..height).find(|&i| !edge_rows[i]) else {
         errs.push(Diagnostic::error(
             EDGE,
             "a diagram cannot consist of edges only",
@@ -197,10 +196,10 @@ pub fn analyse(
             "no board points drawn",
         ));
         return Err(errs);
-    }
-    let west = rows[body[0]].cells[0].node == '|';
-    let east = width > 1 && rows[body[0]].cells[width - 1].node == '|';
-    for &i in &body {
+    };
+    let west = rows[first_body].cells[0].node == '|';
+    let east = width > 1 && rows[first_body].cells[width - 1].node == '|';
+    for i in (first_body..height).filter(|&i| !edge_rows[i]) {
         let r = rows[i];
         for (j, c) in r.cells.iter().enumerate() {
             let edge_col = (j == 0 && west) || (j == width - 1 && east);
@@ -244,7 +243,7 @@ pub fn analyse(
                     )
                     .with_label(
                         file,
-                        rows[body[0]].cells[if j == 0 { 0 } else { width - 1 }].span,
+                        rows[first_body].cells[if j == 0 { 0 } else { width - 1 }].span,
                         "the edge starts here",
                     ),
                 ),
@@ -277,15 +276,21 @@ pub fn analyse(
     }
 
     // Focus.
-    let mut focus_cells = Vec::new();
+    // (col, row, span) of every focus cell; a diagram has one, so no allocation in that case.
+    let mut focus_first: Option<(usize, usize, Span)> = None;
+    let mut focus_more: Vec<(usize, usize, Span)> = Vec::new();
     for (i, r) in rows.iter().enumerate() {
         for (j, c) in r.cells.iter().enumerate() {
             if c.node == '*' || legend_map.get(&c.node).is_some_and(|e| e.focus) {
-                focus_cells.push((j, i, c.span));
+                if focus_first.is_none() {
+                    focus_first = Some((j, i, c.span));
+                } else {
+                    focus_more.push((j, i, c.span));
+                }
             }
         }
     }
-    match focus_cells.len() {
+    match usize::from(focus_first.is_some()) + focus_more.len() {
         0 => errs.push(
             Diagnostic::error(
                 NO_FOCUS,
@@ -300,6 +305,7 @@ pub fn analyse(
         ),
         1 => {}
         _ => {
+            let focus_cells: Vec<_> = focus_first.iter().copied().chain(focus_more).collect();
             let mut e = Diagnostic::error(
                 MULTIPLE_FOCUS,
                 format!("diagram has {} focus points", focus_cells.len()),
@@ -316,10 +322,13 @@ pub fn analyse(
     }
 
     // Symbols and labels.
-    let mut letter_cells: SmallMap<Vec<Span>> = SmallMap(Vec::new());
-    let mut states_of = Vec::with_capacity(width * height);
-    for r in &rows {
-        for c in &r.cells {
+    // Every letter cell in drawing order (one vector, not one per letter), and the grid built
+    // in the same pass (offsets from the focus; discarded if anything was reported).
+    let mut letter_cells: Vec<(char, Span, usize)> = Vec::new();
+    let (fc, fr, _) = focus_first.unwrap_or_default();
+    let mut cells = Vec::with_capacity(width * height);
+    for (i, r) in rows.iter().enumerate() {
+        for (j, c) in r.cells.iter().enumerate() {
             let s = if c.node == '*' {
                 focus_states
             } else if let Some(e) = legend_map.get(&c.node) {
@@ -359,13 +368,31 @@ pub fn analyse(
                 StateSet::NONE
             };
             if is_label_char(c.node) {
-                letter_cells.entry(c.node).push(c.span);
+                letter_cells.push((c.node, c.span, cells.len()));
             }
-            states_of.push(s);
+            cells.push(GridCell {
+                dx: j as i32 - fc as i32,
+                dy: i as i32 - fr as i32,
+                states: s,
+                symbol: c.node,
+                span: c.span,
+            });
         }
     }
-    for (ch, spans) in letter_cells.0.iter().map(|(c, v)| (c, v)) {
-        if spans.len() > 1 && !legend_map.contains_key(ch) {
+    // Letters in order of first appearance, each with its spans (allocated only when drawn twice).
+    let letter_spans = |ch: char| letter_cells.iter().filter(move |(l, _, _)| *l == ch);
+    let mut labels = BTreeMap::new();
+    for (k, &(ch, _, at)) in letter_cells.iter().enumerate() {
+        if letter_cells[..k].iter().any(|(l, _, _)| *l == ch) {
+            continue; // not the first appearance
+        }
+        let count = letter_spans(ch).count();
+        if count == 1 {
+            // Drawn exactly once: a label (a legend symbol may be one too, as before).
+            labels.insert(ch, (cells[at].dx, cells[at].dy));
+        }
+        if count > 1 && !legend_map.contains_key(&ch) {
+            let spans: Vec<Span> = letter_spans(ch).map(|(_, s, _)| *s).collect();
             let mut e = Diagnostic::error(
                 DUPLICATE_LABEL,
                 format!("label `{ch}` is defined {} times", spans.len()),
@@ -384,26 +411,6 @@ pub fn analyse(
         return Err(errs);
     }
 
-    let (fc, fr, _) = focus_cells[0];
-    let mut cells = Vec::with_capacity(width * height);
-    let mut labels = BTreeMap::new();
-    let mut k = 0;
-    for (i, r) in rows.iter().enumerate() {
-        for (j, c) in r.cells.iter().enumerate() {
-            let (dx, dy) = (j as i32 - fc as i32, i as i32 - fr as i32);
-            if letter_cells.get(&c.node).is_some_and(|v| v.len() == 1) {
-                labels.insert(c.node, (dx, dy));
-            }
-            cells.push(GridCell {
-                dx,
-                dy,
-                states: states_of[k],
-                symbol: c.node,
-                span: c.span,
-            });
-            k += 1;
-        }
-    }
     Ok(Grid {
         width: width as u32,
         height: height as u32,
@@ -431,19 +438,6 @@ impl<V> SmallMap<V> {
     }
     fn insert(&mut self, c: char, v: V) {
         self.0.push((c, v));
-    }
-}
-
-impl<V: Default> SmallMap<V> {
-    fn entry(&mut self, c: char) -> &mut V {
-        let i = match self.0.iter().position(|(k, _)| *k == c) {
-            Some(i) => i,
-            None => {
-                self.0.push((c, V::default()));
-                self.0.len() - 1
-            }
-        };
-        &mut self.0[i].1
     }
 }
 

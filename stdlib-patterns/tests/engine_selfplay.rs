@@ -146,6 +146,16 @@ fn self_play_13x13_is_legal_and_uses_the_book() {
     assert!(g.sources.iter().any(|s| matches!(s, Source::Pattern(_))));
 }
 
+#[test]
+fn self_play_19x19_opening_is_legal_and_follows_the_book() {
+    // The first 80 moves only (the test profile's budget): four corners, book lines, fights.
+    let g = self_play(19, 80);
+    assert_eq!(g.moves, 80);
+    let openings = g.sources.iter().filter(|s| **s == Source::JosekiOpening);
+    assert!(openings.count() >= 4, "{:?}", &g.sources[..8]);
+    assert!(g.sources.iter().any(|s| matches!(s, Source::Joseki(_))));
+}
+
 fn vertex(name: &str, size: u8) -> (i32, i32) {
     coords::parse_vertex(name, size).unwrap().unwrap()
 }

@@ -1,7 +1,11 @@
 //! Matching benchmarks, each against the reference matcher in the same run (ratios, not
 //! absolute targets): one match call on a class of 3000 synthetic 7x7 patterns (x 8
-//! orientations), the 7x7 view cut, and a whole-board scan. Throughput is in oriented-variant
-//! checks per second. Run: `cargo bench -p lens-vm --bench matching`.
+//! orientations) with the bit-sliced kernel (blocks of 64, 256, 512 entries), the mask kernel
+//! and the reference; the 7x7 view cut; and a whole-board scan. Throughput is in
+//! oriented-variant checks per second. Times are this thread's CPU time
+//! (`/proc/thread-self/schedstat`, wall time where that is missing): the machine is shared.
+//! After the criterion groups a round-robin summary prints G checks/s and ratios.
+//! Run: `cargo bench -p lens-vm --bench matching`.
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -16,11 +20,130 @@ use std::time::Duration;
 
 const PATTERNS: usize = 3000;
 
-fn image() -> Vec<u8> {
+/// This thread's CPU time (ns), from `/proc/thread-self/schedstat` (no `unsafe`, no libc);
+/// `None` where it is unavailable.
+fn thread_cpu_ns() -> Option<u64> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    s.split_whitespace().next()?.parse().ok()
+}
+
+/// Runs `f` `iters` times and returns the CPU time it took (wall time as a fallback).
+fn cpu_time<F: FnMut()>(iters: u64, mut f: F) -> Duration {
+    let (c0, t0) = (thread_cpu_ns(), std::time::Instant::now());
+    for _ in 0..iters {
+        f();
+    }
+    match (c0, thread_cpu_ns()) {
+        // (A sample shorter than a scheduler tick can read 0: fall back to wall time.)
+        (Some(a), Some(b)) if b > a => Duration::from_nanos(b - a),
+        _ => t0.elapsed(),
+    }
+}
+
+/// A pattern cut out of a real view (`research/perf.md` section 3): the focus and each ring-1
+/// point with p = 0.85, then ring 2/3 points (ring 2 three times likelier, stones three times
+/// likelier than empty points) up to 6-15 cells with at least 2 stones; each cell the exact
+/// state seen (85 %) or "anything but" it (15 %). Result: a move at the focus.
+fn cut_pattern(rng: &mut Rng, id: u32) -> lens_vm::spec::PatternSpec {
+    use lens_vm::spec::{CellSpec, Offset, ResultSpec};
+    loop {
+        let b = TestBoard::random(rng, 19, 0.35);
+        let (x, y) = (rng.below(19) as i32, rng.below(19) as i32);
+        if b.point(x, y) != Point::Empty {
+            continue;
+        }
+        let state = |dx: i16, dy: i16| -> u8 {
+            match b.point(x + dx as i32, y + dy as i32) {
+                Point::Stone(Colour::Black) => F,
+                Point::Stone(Colour::White) => X,
+                Point::Empty => E,
+                Point::Off => OFF,
+            }
+        };
+        let n = 6 + rng.below(10) as usize;
+        let mut at: Vec<(i16, i16)> = vec![(0, 0)];
+        for (dx, dy) in [
+            (-1, -1),
+            (0, -1),
+            (1, -1),
+            (-1, 0),
+            (1, 0),
+            (-1, 1),
+            (0, 1),
+            (1, 1),
+        ] {
+            if rng.chance(0.85) {
+                at.push((dx, dy));
+            }
+        }
+        let mut tries = 0;
+        while at.len() < n && tries < 1000 {
+            tries += 1;
+            let r = if rng.below(4) < 3 { 2 } else { 3 };
+            let (dx, dy) = (
+                rng.below(2 * r + 1) as i16 - r as i16,
+                rng.below(2 * r + 1) as i16 - r as i16,
+            );
+            if dx.abs().max(dy.abs()) != r as i16 || at.contains(&(dx, dy)) {
+                continue;
+            }
+            if matches!(state(dx, dy), E) && rng.below(3) != 0 {
+                continue;
+            }
+            at.push((dx, dy));
+        }
+        if at
+            .iter()
+            .filter(|&&(dx, dy)| matches!(state(dx, dy), F | X))
+            .count()
+            < 2
+        {
+            continue;
+        }
+        let cells = at
+            .iter()
+            .map(|&(dx, dy)| {
+                let s = state(dx, dy);
+                let allowed = if (dx, dy) != (0, 0) && rng.chance(0.15) {
+                    !s & 0xF
+                } else {
+                    s
+                };
+                CellSpec {
+                    at: Offset::new(dx, dy),
+                    allowed,
+                }
+            })
+            .collect();
+        return lens_vm::spec::PatternSpec {
+            id,
+            priority: 0,
+            cells,
+            orientations: (0..8).collect(),
+            covers: (0..8).map(|o| 1u8 << o).collect(),
+            tests: vec![],
+            result: Some(ResultSpec::Move {
+                at: Offset::new(0, 0),
+                value: 1,
+                bits: 0,
+                sequence: None,
+            }),
+        };
+    }
+}
+
+/// The two pattern sets: `random` (3-10 loose cells, wildcards: ~190 matches per call, the
+/// result path dominates) and `cut` (cut from views like real patterns: few matches, the
+/// geometric filter dominates).
+fn image_with(cut: bool, patterns: usize, opts: &rom::WriteOptions) -> Vec<u8> {
     let mut rng = Rng(0xbe7c4);
     let mut nodes = Vec::new();
-    for id in 0..PATTERNS as u32 {
-        let mut p = random_pattern(&mut rng, id, 3, false);
+    for id in 0..patterns as u32 {
+        let mut p = if cut {
+            cut_pattern(&mut rng, id)
+        } else {
+            random_pattern(&mut rng, id, 3, false)
+        };
         p.orientations = (0..8).collect();
         p.covers = (0..8).map(|o| 1u8 << o).collect();
         nodes.push(ClassNode::Pattern(p));
@@ -35,10 +158,13 @@ fn image() -> Vec<u8> {
         default_value: None,
         nodes,
     };
-    rom::write(&RomSpec {
-        classes: vec![class],
-        ..RomSpec::default()
-    })
+    rom::write_with(
+        &RomSpec {
+            classes: vec![class],
+            ..RomSpec::default()
+        },
+        opts,
+    )
 }
 
 /// 64 positions of a 19x19 game-like density, with an empty focus point each.
@@ -55,12 +181,33 @@ fn positions() -> Vec<(Board, (i32, i32))> {
     v
 }
 
-fn bench(c: &mut Criterion) {
-    let bytes = image();
-    let rom = Rom::from_bytes(&bytes).unwrap();
+fn match_calls(
+    c: &mut Criterion,
+    cut: bool,
+    patterns: usize,
+    pos: &'static [(Board, (i32, i32))],
+) -> Rom<'static> {
+    let set = if cut { "cut" } else { "random" };
+    // Block sizes 64, 256 and 512 entries (lensc writes 512), and no section (mask kernel).
+    let images: Vec<(String, &'static [u8])> = [1u8, 4, 8]
+        .iter()
+        .map(|&bw| {
+            let opts = rom::WriteOptions {
+                sliced_block_words: bw,
+            };
+            let bytes: &'static [u8] =
+                Box::leak(image_with(cut, patterns, &opts).into_boxed_slice());
+            (format!("sliced_{}", 64 * bw as usize), bytes)
+        })
+        .collect();
+    let roms: Vec<(String, Rom<'static>)> = images
+        .iter()
+        .map(|(n, b)| (n.clone(), Rom::from_bytes(b).unwrap()))
+        .collect();
+    let rom = roms[2].1;
+    let masks = rom.without_sliced();
     let class = rom.class_by_name("bench").unwrap();
     let variants = rom.class(class).unwrap().entry_count() as u64;
-    let pos = positions();
     let q = Query {
         class,
         perspective: Colour::Black,
@@ -69,67 +216,231 @@ fn bench(c: &mut Criterion) {
     let mut slots = vec![Match::EMPTY; 1 << 14];
     let mut scratch = Scratch::new();
 
-    let mut g = c.benchmark_group("match_call");
+    // One call per position; every kernel must give the reference's matches.
+    let calls = |r: &Rom<'_>, reference_path: bool, slots: &mut [Match], scratch: &mut Scratch| {
+        let mut n = 0;
+        for (board, (x, y)) in pos {
+            let mut out = MatchBuf::new(slots);
+            n += if reference_path {
+                reference::match_at(r, board, &NoHost, &q, *x, *y, scratch, &mut out)
+            } else {
+                r.match_at(board, &NoHost, &q, *x, *y, scratch, &mut out)
+            };
+        }
+        n
+    };
+    let want = calls(&rom, true, &mut slots, &mut scratch);
+    for (name, r) in &roms {
+        assert_eq!(calls(r, false, &mut slots, &mut scratch), want, "{name}");
+    }
+    assert_eq!(
+        calls(&masks, false, &mut slots, &mut scratch),
+        want,
+        "masks"
+    );
+
+    let mut g = c.benchmark_group(format!("match_call_{set}"));
     g.throughput(Throughput::Elements(variants * pos.len() as u64));
-    g.bench_function(BenchmarkId::new("kernel", PATTERNS), |b| {
-        b.iter(|| {
-            let mut n = 0;
-            for (board, (x, y)) in &pos {
-                let mut out = MatchBuf::new(&mut slots);
-                n += rom.match_at(board, &NoHost, &q, *x, *y, &mut scratch, &mut out);
-            }
-            black_box(n)
+    for (name, r) in &roms {
+        g.bench_function(BenchmarkId::new(name.as_str(), patterns), |b| {
+            b.iter_custom(|iters| {
+                cpu_time(iters, || {
+                    black_box(calls(r, false, &mut slots, &mut scratch));
+                })
+            })
+        });
+    }
+    g.bench_function(BenchmarkId::new("masks", patterns), |b| {
+        b.iter_custom(|iters| {
+            cpu_time(iters, || {
+                black_box(calls(&masks, false, &mut slots, &mut scratch));
+            })
         })
     });
-    g.bench_function(BenchmarkId::new("reference", PATTERNS), |b| {
-        b.iter(|| {
-            let mut n = 0;
-            for (board, (x, y)) in &pos {
-                let mut out = MatchBuf::new(&mut slots);
-                n += reference::match_at(&rom, board, &NoHost, &q, *x, *y, &mut scratch, &mut out);
-            }
-            black_box(n)
+    g.bench_function(BenchmarkId::new("reference", patterns), |b| {
+        b.iter_custom(|iters| {
+            cpu_time(iters, || {
+                black_box(calls(&rom, true, &mut slots, &mut scratch));
+            })
         })
     });
     g.finish();
+
+    // Round-robin summary (9 rounds, median of CPU time): G checks/s and ratios.
+    let checks = (variants * pos.len() as u64) as f64;
+    let mut kernels: Vec<(String, Box<dyn FnMut() -> usize + '_>)> = Vec::new();
+    for (name, r) in &roms {
+        let r = *r;
+        let (mut sl, mut sc) = (vec![Match::EMPTY; 1 << 14], Scratch::new());
+        kernels.push((
+            name.clone(),
+            Box::new(move || calls(&r, false, &mut sl, &mut sc)),
+        ));
+    }
+    // The geometric filter alone: an empty orientation set skips every candidate's result.
+    let q0 = Query {
+        orientations: Orientations::Set(0),
+        ..q
+    };
+    let filter = move |r: Rom<'static>| {
+        let (mut sl, mut sc) = (vec![Match::EMPTY; 16], Scratch::new());
+        move || {
+            let mut n = 0;
+            for (board, (x, y)) in pos {
+                let mut out = MatchBuf::new(&mut sl);
+                n += r.match_at(board, &NoHost, &q0, *x, *y, &mut sc, &mut out);
+            }
+            n
+        }
+    };
+    kernels.push(("filter_512".into(), Box::new(filter(rom))));
+    kernels.push(("filter_masks".into(), Box::new(filter(masks))));
+    let (mut sl, mut sc) = (vec![Match::EMPTY; 1 << 14], Scratch::new());
+    kernels.push((
+        "masks".into(),
+        Box::new(move || calls(&masks, false, &mut sl, &mut sc)),
+    ));
+    let (mut sl, mut sc) = (vec![Match::EMPTY; 1 << 14], Scratch::new());
+    kernels.push((
+        "reference".into(),
+        Box::new(move || calls(&rom, true, &mut sl, &mut sc)),
+    ));
+    // Samples of ~100 ms: the schedstat clock advances at scheduler ticks.
+    let iters: Vec<u64> = kernels
+        .iter_mut()
+        .map(|(_, f)| {
+            black_box(f());
+            let t = std::time::Instant::now();
+            black_box(f());
+            (0.1 / t.elapsed().as_secs_f64().max(1e-9)).ceil().max(1.0) as u64
+        })
+        .collect();
+    let mut times: Vec<Vec<f64>> = vec![Vec::new(); kernels.len()];
+    for _ in 0..9 {
+        for (k, (_, f)) in kernels.iter_mut().enumerate() {
+            let t = cpu_time(iters[k], || {
+                black_box(f());
+            });
+            times[k].push(t.as_secs_f64() / iters[k] as f64);
+        }
+    }
+    let med: Vec<f64> = times.iter_mut().map(|v| median(v)).collect();
+    let (t_masks, t_ref) = (med[med.len() - 2], med[med.len() - 1]);
+    println!(
+        "\nmatch_call_{set}/{patterns} summary ({} calls x {variants} variants, {:.1} matches per call, CPU time, median of 9 rounds):",
+        pos.len(),
+        want as f64 / pos.len() as f64
+    );
+    println!(
+        "{:<12} {:>10} {:>12} {:>10} {:>10}",
+        "kernel", "us/call", "G checks/s", "x masks", "x ref"
+    );
+    for ((name, _), t) in kernels.iter().zip(&med) {
+        println!(
+            "{name:<12} {:>10.2} {:>12.2} {:>10.2} {:>10.1}",
+            t / pos.len() as f64 * 1e6,
+            checks / t / 1e9,
+            t_masks / t,
+            t_ref / t
+        );
+    }
+    rom
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
+fn bench(c: &mut Criterion) {
+    let pos: &'static [(Board, (i32, i32))] = Box::leak(positions().into_boxed_slice());
+    // 500 patterns (4,000 variants: the tables stay in L2 even on a busy machine) and 3000.
+    match_calls(c, true, 500, pos);
+    match_calls(c, true, PATTERNS, pos);
+    let rom = match_calls(c, false, PATTERNS, pos);
+    let class = rom.class_by_name("bench").unwrap();
+    let variants = rom.class(class).unwrap().entry_count() as u64;
+    let q = Query {
+        class,
+        perspective: Colour::Black,
+        orientations: Orientations::All,
+    };
 
     let mut g = c.benchmark_group("view_7x7");
     g.throughput(Throughput::Elements(pos.len() as u64));
-    g.bench_function("packed_words", |b| {
-        b.iter(|| {
-            let mut acc = 0u64;
-            for (board, (x, y)) in &pos {
-                let v = lens_vm::matching::view_words(board, Colour::Black, *x, *y);
-                acc ^= v[0] ^ v[1] ^ v[2];
+    let views = || {
+        let mut acc = 0u64;
+        for (board, (x, y)) in pos {
+            let v = lens_vm::matching::view_words(board, Colour::Black, *x, *y);
+            acc ^= v[0] ^ v[1] ^ v[2];
+        }
+        acc
+    };
+    let states = || {
+        // what the reference reads: 49 point states
+        let mut acc = 0u64;
+        for (board, (x, y)) in pos {
+            let mut s = [0u8; 49];
+            for (k, (dy, dx)) in (-3..=3)
+                .flat_map(|dy| (-3..=3).map(move |dx| (dy, dx)))
+                .enumerate()
+            {
+                s[k] = match board.point(x + dx, y + dy) {
+                    Point::Stone(Colour::Black) => 0,
+                    Point::Stone(Colour::White) => 1,
+                    Point::Empty => 2,
+                    Point::Off => 3,
+                };
             }
-            black_box(acc)
+            acc ^= s.iter().map(|&v| v as u64).sum::<u64>();
+        }
+        acc
+    };
+    g.bench_function("packed_words", |b| {
+        b.iter_custom(|iters| {
+            cpu_time(iters, || {
+                black_box(views());
+            })
         })
     });
     g.bench_function("reference_states", |b| {
-        // what the reference reads: 49 point states
-        b.iter(|| {
-            let mut acc = 0u64;
-            for (board, (x, y)) in &pos {
-                let mut s = [0u8; 49];
-                for (k, (dy, dx)) in (-3..=3)
-                    .flat_map(|dy| (-3..=3).map(move |dx| (dy, dx)))
-                    .enumerate()
-                {
-                    s[k] = match board.point(x + dx, y + dy) {
-                        Point::Stone(Colour::Black) => 0,
-                        Point::Stone(Colour::White) => 1,
-                        Point::Empty => 2,
-                        Point::Off => 3,
-                    };
-                }
-                acc ^= s.iter().map(|&v| v as u64).sum::<u64>();
-            }
-            black_box(acc)
+        b.iter_custom(|iters| {
+            cpu_time(iters, || {
+                black_box(states());
+            })
         })
     });
     g.finish();
 
+    let mut vt: Vec<f64> = Vec::new();
+    let mut st: Vec<f64> = Vec::new();
+    for _ in 0..9 {
+        vt.push(
+            cpu_time(20000, || {
+                black_box(views());
+            })
+            .as_secs_f64()
+                / 20000.0,
+        );
+        st.push(
+            cpu_time(20000, || {
+                black_box(states());
+            })
+            .as_secs_f64()
+                / 20000.0,
+        );
+    }
+    let (v, s) = (median(&mut vt), median(&mut st));
+    println!(
+        "view_7x7: {:.1} ns per view (49 point reads: {:.1} ns, {:.1}x)\n",
+        v / pos.len() as f64 * 1e9,
+        s / pos.len() as f64 * 1e9,
+        s / v
+    );
+
     let board = &pos[0].0;
+    let mut slots = vec![Match::EMPTY; 1 << 14];
+    let mut scratch = Scratch::new();
     let mut g = c.benchmark_group("scan_19x19");
     g.throughput(Throughput::Elements(variants * 361));
     g.bench_function("kernel", |b| {

@@ -112,11 +112,11 @@ fn board_transforms_transform_matches() {
         let c = (size as i32 - 1) / 2;
         let b = TestBoard::random(&mut rng, size, 0.45);
         for class in [0u32, 1] {
-            let base = all_matches(&rom, &b, class, Colour::Black);
+            let base = all_matches(rom, &b, class, Colour::Black);
             total += base.len();
             for t in Orientation::ALL {
                 let tb = b.transformed(t);
-                let mut got: Vec<String> = all_matches(&rom, &tb, class, Colour::Black)
+                let mut got: Vec<String> = all_matches(rom, &tb, class, Colour::Black)
                     .iter()
                     .map(key)
                     .collect();
@@ -140,11 +140,11 @@ fn swapping_colours_and_perspective_changes_nothing() {
         let b = TestBoard::random(&mut rng, 9, 0.45);
         let s = b.swapped();
         for class in 0..4 {
-            let a = all_matches(&rom, &b, class, Colour::Black);
-            assert_eq!(a, all_matches(&rom, &s, class, Colour::White));
+            let a = all_matches(rom, &b, class, Colour::Black);
+            assert_eq!(a, all_matches(rom, &s, class, Colour::White));
             assert_eq!(
-                all_matches(&rom, &b, class, Colour::White),
-                all_matches(&rom, &s, class, Colour::Black)
+                all_matches(rom, &b, class, Colour::White),
+                all_matches(rom, &s, class, Colour::Black)
             );
             total += a.len();
         }

@@ -4,6 +4,7 @@ use super::{Ctx, PointScope, codes};
 use crate::ast::*;
 use crate::builtins;
 use crate::diagnostics::Diagnostic;
+use std::borrow::Cow;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Ty {
@@ -180,13 +181,18 @@ impl Ctx<'_> {
     }
 
     fn call_ty(&mut self, name: &Ident, args: &[Expr], span: Span, scope: &PointScope) -> Ty {
-        let (params, ret): (Vec<ArgKind>, Ty) = if let Some(b) = builtins::lookup(&name.node) {
+        // Built-in signatures are static: borrowed, not copied, on every call checked.
+        let (params, ret): (Cow<'_, [ArgKind]>, Ty) = if let Some(b) = builtins::lookup(&name.node)
+        {
             (
-                b.params.to_vec(),
+                Cow::Borrowed(b.params),
                 if b.returns_bool { Ty::Bool } else { Ty::Int },
             )
         } else if let Some(x) = self.externs.get(name.node.as_str()) {
-            (x.params.iter().map(|p| p.node).collect(), Ty::Bool)
+            (
+                Cow::Owned(x.params.iter().map(|p| p.node).collect()),
+                Ty::Bool,
+            )
         } else {
             let help = if self.globals.contains_key(name.node.as_str()) {
                 format!("`{}` is a global: use it without arguments", name.node)
@@ -235,7 +241,7 @@ impl Ctx<'_> {
             }
             return ret;
         }
-        for (i, (a, k)) in args.iter().zip(&params).enumerate() {
+        for (i, (a, k)) in args.iter().zip(params.iter()).enumerate() {
             let t = self.expr_ty(a, scope);
             let want = kind_ty(*k);
             if t != want && t != Ty::Error {

@@ -10,7 +10,8 @@ use crate::ast::*;
 use crate::diagnostics::Diagnostic;
 use crate::diagram::{self, Grid};
 use crate::source::FileId;
-use std::collections::BTreeMap;
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap};
 
 /// Stable diagnostic codes of the checker (the parser's and loader's are in their modules).
 pub mod codes {
@@ -109,6 +110,9 @@ impl<'p> Ctx<'p> {
     }
 }
 
+/// (class, pattern name) -> first declaration.
+type PatternNames<'p> = HashMap<(&'p str, &'p str), Decl>;
+
 struct Decl {
     kind: &'static str,
     file: FileId,
@@ -202,7 +206,9 @@ pub fn check(program: &Program) -> Vec<Diagnostic> {
         }
     }
     // Pass 2: bodies. Pattern names are unique per class (glob members included).
-    let mut patterns: BTreeMap<(&str, &str), Decl> = BTreeMap::new();
+    // A hash map: one lookup per pattern of a large library, and it is never iterated (so
+    // diagnostics keep their order).
+    let mut patterns: PatternNames = HashMap::new();
     for (file, ast) in &program.files {
         cx.file = *file;
         for item in &ast.items {
@@ -324,8 +330,8 @@ fn resolve_class<'p>(cx: &mut Ctx<'p>, name: &Ident) -> Option<&'p Class> {
 }
 
 /// What the checker needs from a class (defaults when an option is absent; see docs).
-struct ClassInfo {
-    name: String,
+struct ClassInfo<'p> {
+    name: &'p str,
     focus: StateSet,
     field: FieldSize,
     rotates: bool,
@@ -337,9 +343,9 @@ pub const DEFAULT_FIELD: FieldSize = FieldSize {
 };
 pub const MAX_FIELD: u8 = 37;
 
-fn class_info(c: &Class) -> ClassInfo {
+fn class_info(c: &Class) -> ClassInfo<'_> {
     let mut info = ClassInfo {
-        name: c.name.node.clone(),
+        name: &c.name.node,
         focus: StateSet::EMPTY,
         field: DEFAULT_FIELD,
         rotates: true,
@@ -405,7 +411,7 @@ fn check_glob<'p>(
     cx: &mut Ctx<'p>,
     g: &'p Glob,
     class: Option<&'p Class>,
-    patterns: &mut BTreeMap<(&'p str, &'p str), Decl>,
+    patterns: &mut PatternNames<'p>,
     toplevel: &mut BTreeMap<(&'p str, &'p str), Decl>,
 ) {
     let info = class.map(class_info);
@@ -465,7 +471,7 @@ fn check_pattern<'p>(
     cx: &mut Ctx<'p>,
     p: &'p Pattern,
     class: Option<&'p Class>,
-    patterns: &mut BTreeMap<(&'p str, &'p str), Decl>,
+    patterns: &mut PatternNames<'p>,
 ) {
     if let Some(c) = class {
         let key = (c.name.node.as_str(), p.name.node.as_str());
@@ -491,54 +497,74 @@ fn check_pattern<'p>(
     check_body(cx, &p.items, info.as_ref(), p.name.span, true, true);
 }
 
+/// Items a pattern may hold at most once (the names go into the duplicate message).
+const ONCE_ONLY: [&str; 6] = [
+    "priority",
+    "symmetry",
+    "orientations",
+    "diagram",
+    "legend",
+    "result",
+];
+
 /// Checks the items of a pattern or glob header.
 fn check_body(
     cx: &mut Ctx,
     items: &[PatternItem],
-    class: Option<&ClassInfo>,
+    class: Option<&ClassInfo<'_>>,
     name_span: Span,
     need_diagram: bool,
     need_result: bool,
 ) {
-    let mut first: BTreeMap<&str, Span> = BTreeMap::new();
+    // First span of each once-only item, indexed like `ONCE_ONLY` (a map per pattern cost more
+    // than the rest of this loop).
+    let mut first: [Option<Span>; ONCE_ONLY.len()] = [None; ONCE_ONLY.len()];
     let mut diagram: Option<&Diagram> = None;
-    let mut legend: Vec<LegendEntry> = Vec::new();
+    // Borrowed when there is one legend (the usual case), merged only when there are several.
+    let mut legend: Cow<'_, [LegendEntry]> = Cow::Borrowed(&[]);
+    let mut legends = 0;
     let mut sequences: BTreeMap<&str, Span> = BTreeMap::new();
     let mut results = 0;
     let mut symmetry: Option<&Spanned<Symmetry>> = None;
     let mut orientations: Option<&Vec<u8>> = None;
     for it in items {
-        let (key, span) = match it {
-            PatternItem::Priority(v) => ("priority", v.span),
-            PatternItem::Symmetry(v) => ("symmetry", v.span),
-            PatternItem::Orientations(v) => ("orientations", v.span),
-            PatternItem::Diagram(d) => (
-                "diagram",
-                Span::new(d.span.start, d.span.start + "diagram".len()),
-            ),
-            PatternItem::Legend(e) => ("legend", e.first().map(|e| e.span).unwrap_or_default()),
-            PatternItem::Result(r) => ("result", crate::fmt::result_span(r)),
-            _ => ("", Span::default()),
+        let once = match it {
+            PatternItem::Priority(v) => Some((0, v.span)),
+            PatternItem::Symmetry(v) => Some((1, v.span)),
+            PatternItem::Orientations(v) => Some((2, v.span)),
+            PatternItem::Diagram(d) => {
+                Some((3, Span::new(d.span.start, d.span.start + "diagram".len())))
+            }
+            PatternItem::Legend(e) => Some((4, e.first().map(|e| e.span).unwrap_or_default())),
+            PatternItem::Result(r) => Some((5, crate::fmt::result_span(r))),
+            _ => None,
         };
-        if !key.is_empty() {
-            if let Some(f) = first.get(key) {
+        if let Some((k, span)) = once {
+            if let Some(f) = first[k] {
                 cx.err(
                     Diagnostic::error(
                         codes::DUPLICATE_ITEM,
-                        format!("more than one {key}"),
+                        format!("more than one {}", ONCE_ONLY[k]),
                         cx.file,
                         span,
                         "again here",
                     )
-                    .with_label(cx.file, *f, "first here"),
+                    .with_label(cx.file, f, "first here"),
                 );
             } else {
-                first.insert(key, span);
+                first[k] = Some(span);
             }
         }
         match it {
             PatternItem::Diagram(d) if diagram.is_none() => diagram = Some(d),
-            PatternItem::Legend(e) => legend.extend(e.iter().cloned()),
+            PatternItem::Legend(e) => {
+                legends += 1;
+                if legends == 1 {
+                    legend = Cow::Borrowed(e);
+                } else {
+                    legend.to_mut().extend(e.iter().cloned());
+                }
+            }
             PatternItem::Result(_) => results += 1,
             PatternItem::Symmetry(s) if symmetry.is_none() => symmetry = Some(s),
             PatternItem::Sequence(s) => {
@@ -647,7 +673,7 @@ fn check_body(
         check_symmetry(cx, g, sym);
     }
     if let (Some(g), Some(d)) = (&grid, diagram) {
-        for e in &legend {
+        for e in legend.iter() {
             if !g.cells.iter().any(|c| c.symbol == e.symbol.node) {
                 cx.err(
                     Diagnostic::warning(

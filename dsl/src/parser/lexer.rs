@@ -228,30 +228,25 @@ fn lex_diagram<'s>(lex: &mut Lexer<'s, Tok<'s>>) -> Result<&'s str, LexError> {
     if !rest[ws..].starts_with('{') {
         return Err(LexError::DiagramWithoutBrace);
     }
-    // Find the closing brace, ignoring `//` comments inside the block.
-    let body = &rest[ws + 1..];
-    let mut in_comment = false;
-    let mut prev_slash = false;
-    for (i, c) in body.char_indices() {
-        if in_comment {
-            if c == '\n' {
-                in_comment = false;
-            }
-            continue;
+    // Find the closing brace, ignoring `//` comments inside the block. Bytes, not chars: the
+    // three markers are ASCII and never occur inside a multi-byte UTF-8 sequence.
+    let body = rest[ws + 1..].as_bytes();
+    let mut i = 0;
+    while let Some(k) = body[i..].iter().position(|&b| b == b'}' || b == b'/') {
+        i += k;
+        if body[i] == b'}' {
+            lex.bump(ws + 1 + i + 1);
+            return Ok(lex.slice());
         }
-        match c {
-            '/' if prev_slash => {
-                in_comment = true;
-                prev_slash = false;
-                continue;
+        if body.get(i + 1) == Some(&b'/') {
+            // A comment: skip to the end of its line.
+            match body[i..].iter().position(|&b| b == b'\n') {
+                Some(nl) => i += nl + 1,
+                None => break,
             }
-            '}' => {
-                lex.bump(ws + 1 + i + 1);
-                return Ok(lex.slice());
-            }
-            _ => {}
+        } else {
+            i += 1;
         }
-        prev_slash = c == '/';
     }
     lex.bump(rest.len());
     Err(LexError::UnclosedDiagram)

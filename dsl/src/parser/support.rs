@@ -14,6 +14,21 @@ pub const BAD_LITERAL: &str = "lens::bad_literal";
 pub const UNKNOWN_WORD: &str = "lens::unknown_keyword";
 pub const NOT_A_POINT: &str = "lens::not_a_point";
 
+/// The items of a list that survived error recovery (`None` marks a reported error), unboxed.
+/// One exact allocation: `flatten` hides the length, so `collect` would grow step by step.
+pub fn unboxed<T>(v: Vec<Option<Box<T>>>) -> Vec<T> {
+    let mut out = Vec::with_capacity(v.len());
+    out.extend(v.into_iter().flatten().map(|b| *b));
+    out
+}
+
+/// As [`unboxed`], for items stored inline.
+pub fn present<T>(v: Vec<Option<T>>) -> Vec<T> {
+    let mut out = Vec::with_capacity(v.len());
+    out.extend(v.into_iter().flatten());
+    out
+}
+
 pub fn unescape(quoted: &str) -> String {
     let inner = &quoted[1..quoted.len() - 1];
     let mut out = String::with_capacity(inner.len());
@@ -360,26 +375,31 @@ pub fn unary(op: Spanned<UnOp>, e: Expr) -> Expr {
 
 /// Splits the raw `diagram { ... }` token (starting at byte `start`) into rows: one per source
 /// line that holds cells or a comment; cells are the non-whitespace characters before `//`.
+///
+/// Runs once per pattern on every load, so it works on bytes: rows and cells are counted before
+/// their vectors are allocated (one exact allocation each), and only non-ASCII cells take the
+/// `char` path.
 pub fn diagram(raw: &str, start: usize) -> Diagram {
-    let open = raw.find('{').unwrap_or(raw.len().saturating_sub(1));
+    let bytes = raw.as_bytes();
+    let open = bytes
+        .iter()
+        .position(|&b| b == b'{')
+        .unwrap_or(raw.len().saturating_sub(1));
     let close = raw.len() - 1; // the lexer guarantees the closing `}`
     let body = &raw[open + 1..close.max(open + 1)];
     let body_start = start + open + 1;
-    let mut rows = Vec::new();
+    let line_count = body.bytes().filter(|&b| b == b'\n').count() + 1;
+    let mut rows = Vec::with_capacity(line_count);
     let mut line_start = 0;
     for line in body.split('\n') {
         let base = body_start + line_start;
         line_start += line.len() + 1;
-        let comment_at = line.as_bytes().windows(2).position(|w| w == b"//");
+        let comment_at = comment_start(line.as_bytes());
         let (cells_part, comment) = match comment_at {
             Some(i) => (&line[..i], Some((i, line[i..].trim_end()))),
             None => (line, None),
         };
-        let cells: Vec<Spanned<char>> = cells_part
-            .char_indices()
-            .filter(|(_, c)| !c.is_whitespace())
-            .map(|(i, c)| Spanned::new(c, Span::new(base + i, base + i + c.len_utf8())))
-            .collect();
+        let cells = row_cells(cells_part, base);
         if cells.is_empty() && comment.is_none() {
             continue;
         }
@@ -402,6 +422,45 @@ pub fn diagram(raw: &str, start: usize) -> Diagram {
         rows,
         span: Span::new(start, start + raw.len()),
     }
+}
+
+/// Where a `//` comment starts in a line, if anywhere.
+fn comment_start(line: &[u8]) -> Option<usize> {
+    let mut i = 0;
+    while let Some(k) = line[i..].iter().position(|&b| b == b'/') {
+        i += k;
+        if line.get(i + 1) == Some(&b'/') {
+            return Some(i);
+        }
+        i += 1;
+    }
+    None
+}
+
+/// `char::is_whitespace` restricted to ASCII (it includes the vertical tab, unlike
+/// `u8::is_ascii_whitespace`).
+fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r')
+}
+
+/// The non-whitespace characters of one diagram line (before any comment), with their spans.
+fn row_cells(part: &str, base: usize) -> Vec<Spanned<char>> {
+    let pb = part.as_bytes();
+    if pb.is_ascii() {
+        // ASCII (the usual case): whitespace is one byte, every other byte is a cell.
+        let n = pb.iter().filter(|&&b| !is_space(b)).count();
+        let mut cells = Vec::with_capacity(n);
+        for (i, &b) in pb.iter().enumerate() {
+            if !is_space(b) {
+                cells.push(Spanned::new(b as char, Span::new(base + i, base + i + 1)));
+            }
+        }
+        return cells;
+    }
+    part.char_indices()
+        .filter(|(_, c)| !c.is_whitespace())
+        .map(|(i, c)| Spanned::new(c, Span::new(base + i, base + i + c.len_utf8())))
+        .collect()
 }
 
 pub fn describe(tok: &Tok<'_>) -> String {

@@ -10,7 +10,7 @@
 use crate::codec::{Layout, is_virtual, read_entry, skip_list, small_point};
 
 /// Lists whose full scan parses fewer bytes are not indexed.
-pub(crate) const INDEX_MIN_BYTES: usize = 24;
+pub(crate) const INDEX_MIN_BYTES: usize = 8;
 
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ListIndex {

@@ -43,7 +43,7 @@ pub const JOSEKI_MIN_SIZE: u8 = 13;
 
 /// A big point is preferred to a pattern move whose summed value is below this (shape moves
 /// worth less than an opening move; captures, ataris and urgent links score far higher).
-pub const BIG_POINT_OVER: i32 = 20;
+pub const BIG_POINT_OVER: i32 = 40;
 
 /// Where a chosen move came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -297,10 +297,20 @@ impl Engine {
                 perspective: colour,
                 orientations: Orientations::All,
             };
-            let mut out = MatchBuf::new(&mut self.slots);
-            self.rom
-                .scan(&self.board, &NoHost, &q, &mut self.scratch, &mut out);
-            for m in out.as_slice() {
+            // A busy 19x19 board can overflow the buffer: grow it and scan again, so no
+            // suggestion (or reject) is silently lost.
+            let found = loop {
+                let mut out = MatchBuf::new(&mut self.slots);
+                self.rom
+                    .scan(&self.board, &NoHost, &q, &mut self.scratch, &mut out);
+                let (len, dropped) = (out.as_slice().len(), out.dropped());
+                if dropped == 0 {
+                    break len;
+                }
+                let grown = (len + dropped).next_power_of_two();
+                self.slots.resize(grown, Match::EMPTY);
+            };
+            for m in &self.slots[..found] {
                 match m.result {
                     MatchResult::Move { x, y, value, .. } => {
                         let v = best.entry((x, y)).or_insert_with(|| vec![i32::MIN; n]);

@@ -82,9 +82,10 @@ fn or_rows<const BW: usize>(table: &[u8], rows: &[u32], acc: &mut [u64; BW]) {
         let Some(row) = table.get(r..r + BW * 8) else {
             continue;
         };
-        let (words, _) = row.as_chunks::<8>();
-        for (a, w) in acc.iter_mut().zip(words) {
-            *a |= u64::from_le_bytes(*w);
+        for (a, w) in acc.iter_mut().zip(row.chunks_exact(8)) {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(w);
+            *a |= u64::from_le_bytes(b);
         }
     }
 }
