@@ -330,3 +330,24 @@ pub fn tokenize(
     let tokens = stream.by_ref().flatten().collect();
     (tokens, stream.comments, stream.errors)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn diagram_token_skips_braces_in_comments_and_reports_unclosed() {
+        let src = "diagram { O // } not the end\n * } ;";
+        let (toks, _, errs) = tokenize(src);
+        assert!(errs.is_empty());
+        assert_eq!(toks[0].1, Tok::Diagram(&src[..src.len() - 2]));
+        assert_eq!(toks[1].1, Tok::Semi);
+
+        let (_, _, errs) = tokenize("diagram { O / }");
+        assert!(errs.is_empty(), "a single slash is a cell");
+        let (_, _, errs) = tokenize("diagram { O // }");
+        assert_eq!(errs[0].error, LexError::UnclosedDiagram);
+        let (_, _, errs) = tokenize("diagram O");
+        assert_eq!(errs[0].error, LexError::DiagramWithoutBrace);
+    }
+}

@@ -643,3 +643,51 @@ pub fn recovery(file: FileId, e: ErrorRecovery<usize, Tok<'_>, LexError>) -> Dia
     // `usize::MAX` marks "unknown" so callers patch EOF positions; the parser knows the length.
     parse_error(file, e.error, usize::MAX)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cells(d: &Diagram) -> Vec<Vec<(char, usize, usize)>> {
+        d.rows
+            .iter()
+            .map(|r| {
+                r.cells
+                    .iter()
+                    .map(|c| (c.node, c.span.start, c.span.end))
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn diagram_rows_cells_spans_and_comments() {
+        // Byte offsets: the token starts at 10; the body after `{` at 20.
+        let raw = "diagram {\n O.* // top\n\x0bX \u{00B7}a\n\n // only a comment\n}";
+        let d = diagram(raw, 10);
+        assert_eq!(d.span, Span::new(10, 10 + raw.len()));
+        assert_eq!(
+            cells(&d),
+            vec![
+                vec![('O', 21, 22), ('.', 22, 23), ('*', 23, 24)],
+                // The vertical tab is whitespace (as `char::is_whitespace` says); `·` is two bytes.
+                vec![('X', 33, 34), ('\u{00B7}', 35, 37), ('a', 37, 38)],
+                vec![],
+            ]
+        );
+        assert_eq!(d.rows[0].comment.as_deref(), Some("// top"));
+        assert_eq!(d.rows[0].span, Span::new(21, 31));
+        assert_eq!(d.rows[2].comment.as_deref(), Some("// only a comment"));
+        assert_eq!(d.rows[1].comment, None);
+    }
+
+    #[test]
+    fn single_slashes_are_cells_not_comments() {
+        let d = diagram("diagram {\n / * /\n}", 0);
+        assert_eq!(
+            cells(&d),
+            vec![vec![('/', 11, 12), ('*', 13, 14), ('/', 15, 16)]]
+        );
+        assert_eq!(d.rows[0].comment, None);
+    }
+}
