@@ -13,28 +13,7 @@ fn random_class(rng: &mut Rng, name: &str, n: usize, r: i16, next_id: &mut u32) 
     let mut nodes = Vec::new();
     while nodes.len() < n {
         if rng.chance(0.08) {
-            let mut header = random_pattern(rng, *next_id, 1, false);
-            header.result = None;
-            header.cells.truncate(2);
-            *next_id += 1;
-            let mut members = Vec::new();
-            for _ in 0..(1 + rng.below(4)) {
-                members.push(ClassNode::Pattern(random_pattern(rng, *next_id, r, true)));
-                *next_id += 1;
-            }
-            if rng.chance(0.3) {
-                let mut h2 = random_pattern(rng, *next_id, 1, false);
-                h2.result = None;
-                h2.cells.truncate(1);
-                *next_id += 1;
-                let inner = vec![ClassNode::Pattern(random_pattern(rng, *next_id, r, true))];
-                *next_id += 1;
-                members.push(ClassNode::Glob {
-                    header: h2,
-                    members: inner,
-                });
-            }
-            nodes.push(ClassNode::Glob { header, members });
+            nodes.push(random_glob(rng, next_id, r));
         } else {
             let mut p = random_pattern(rng, *next_id, r, true);
             // Few cells: enough matches per board to exercise results, rejects and modes.

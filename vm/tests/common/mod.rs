@@ -271,6 +271,33 @@ pub fn random_pattern(rng: &mut Rng, id: u32, r: i16, with_tests: bool) -> Patte
 
 /// A sample image exercising every section: packed and general classes, globs, every test
 /// opcode, sequences, a lens with a decision tree, a joseki blob and debug info.
+/// A random glob: a small header (no result, at most 2 cells) over 1-4 random members, with a
+/// nested glob among them 30 % of the time. Pattern ids are taken from `next_id`.
+pub fn random_glob(rng: &mut Rng, next_id: &mut u32, r: i16) -> ClassNode {
+    let mut header = random_pattern(rng, *next_id, 1, false);
+    header.result = None;
+    header.cells.truncate(2);
+    *next_id += 1;
+    let mut members = Vec::new();
+    for _ in 0..(1 + rng.below(4)) {
+        members.push(ClassNode::Pattern(random_pattern(rng, *next_id, r, true)));
+        *next_id += 1;
+    }
+    if rng.chance(0.3) {
+        let mut h2 = random_pattern(rng, *next_id, 1, false);
+        h2.result = None;
+        h2.cells.truncate(1);
+        *next_id += 1;
+        let inner = vec![ClassNode::Pattern(random_pattern(rng, *next_id, r, true))];
+        *next_id += 1;
+        members.push(ClassNode::Glob {
+            header: h2,
+            members: inner,
+        });
+    }
+    ClassNode::Glob { header, members }
+}
+
 pub fn sample_spec(strip: bool) -> RomSpec {
     use TestExpr as T;
     use lens_vm::spec::Colour;
