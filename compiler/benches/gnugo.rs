@@ -9,7 +9,6 @@
 
 use std::hint::black_box;
 use std::path::PathBuf;
-use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use lens_compiler::import::gnugo::{
@@ -18,16 +17,9 @@ use lens_compiler::import::gnugo::{
 use lens_vm::board::{Board, Colour};
 use lens_vm::{ClassId, Match, MatchBuf, NoHost, Orientations, Query, Rom, Scratch};
 
-/// CPU time of the calling thread (other processes on the shared machine do not count).
-fn thread_cpu() -> Duration {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec; the clock id is a constant.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
-}
+#[path = "../../bench-support/thread_cpu.rs"]
+mod thread_cpu;
+use thread_cpu::thread_cpu;
 
 #[derive(Clone, Copy, PartialEq)]
 enum Path {

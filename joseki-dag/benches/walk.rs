@@ -69,16 +69,13 @@ fn line_of_20(t: &Tree) -> Vec<(Rel, Point)> {
         .expect("a 20-move line")
 }
 
-/// This thread's CPU time in nanoseconds (`CLOCK_THREAD_CPUTIME_ID`). The machine may be
-/// shared, so wall-clock times include waiting; CPU time does not.
+#[path = "../../bench-support/thread_cpu.rs"]
+mod thread_cpu;
+use thread_cpu::thread_cpu;
+
+/// This thread's CPU time in nanoseconds.
 fn thread_cpu_ns() -> u64 {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: clock_gettime writes the timespec it is given.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
+    thread_cpu().as_nanos() as u64
 }
 
 /// CPU nanoseconds per call of `f` (which makes `calls` calls), over `batches` batches of

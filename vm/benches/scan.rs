@@ -16,16 +16,9 @@ use std::time::Duration;
 
 const PATTERNS: usize = 3000;
 
-/// CPU time of the calling thread (other processes on the shared machine do not count).
-fn thread_cpu() -> Duration {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: `ts` is a valid, writable timespec; the clock id is a constant.
-    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
-    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
-}
+#[path = "../../bench-support/thread_cpu.rs"]
+mod thread_cpu;
+use thread_cpu::thread_cpu;
 
 fn image() -> Vec<u8> {
     let mut rng = Rng(0xbe7c4);
