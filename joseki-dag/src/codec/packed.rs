@@ -319,6 +319,19 @@ struct List {
 }
 
 impl List {
+    /// The root's child list: no move before it (the first move is "opposite" to none).
+    fn root() -> List {
+        List {
+            v: 0,
+            pc: Rel::Opposite,
+            parent: 0,
+            grandparent: 0,
+            parent_kind: 0,
+            first: true,
+            coded: Vec::new(),
+            resume: false,
+        }
+    }
     fn structure_ctx(&self, depth: usize) -> usize {
         depth.min(MAX_DEPTH_CTX) * 2 + self.first as usize
     }
@@ -360,16 +373,7 @@ pub(crate) fn encode(plan: &[PEntry<'_>], out: &mut Vec<u8>) {
     let n = span(plan);
     let mut models = Models::new(n);
     let mut stack: Vec<List> = Vec::new();
-    let mut top = List {
-        v: 0,
-        pc: Rel::Opposite,
-        parent: 0,
-        grandparent: 0,
-        parent_kind: 0,
-        first: true,
-        coded: Vec::new(),
-        resume: false,
-    };
+    let mut top = List::root();
     // List ordinal of every list head (entry index), for pointers.
     let mut ordinal_of: HashMap<usize, usize> = HashMap::new();
     let mut lists = 0usize;
@@ -510,16 +514,7 @@ pub(crate) fn decode(bytes: &[u8], pos: usize, tree_moves: u64) -> Result<Tree, 
     let max_entries = 64 * payload.len() + 64;
     let mut models = Models::new(n);
     let mut stack: Vec<List> = Vec::new();
-    let mut top = List {
-        v: 0,
-        pc: Rel::Opposite,
-        parent: 0,
-        grandparent: 0,
-        parent_kind: 0,
-        first: true,
-        coded: Vec::new(),
-        resume: false,
-    };
+    let mut top = List::root();
     let mut list_vertex: Vec<u32> = Vec::new();
     let mut finished: Vec<bool> = vec![false];
     let (bit, byte) = (Quantized::uniform(2), Quantized::uniform(256));
