@@ -26,6 +26,8 @@ mod lens;
 mod sliced;
 pub(crate) mod view;
 
+#[cfg(feature = "alloc")]
+pub use board_parallel::ScanPlan;
 pub use board_parallel::{Area, ScanScratch};
 pub use kernel::view_words;
 
