@@ -91,3 +91,45 @@ fn a_common_pass_is_a_one_byte_fotland_entry() {
     assert_eq!(c.get("table hit: pass").unwrap().entries, 4);
     assert_eq!(c.get("ext: pass").unwrap().entries, 0);
 }
+
+/// The entry classes of both walkable encodings account for every byte and every move, and a
+/// blob coded with another book's code space (the shipped-table estimate) decodes to its tree.
+#[test]
+fn entry_classes_cover_the_blob_and_foreign_code_spaces_round_trip() {
+    let Some(files) = data::joseki_files() else {
+        return;
+    };
+    let (mut gnugo, mut pachi) = (Tree::new(), Tree::new());
+    for (name, text) in &files {
+        let t = import_sgf(text, Conventions::Auto).unwrap();
+        for enc in Encoding::ALL {
+            let blob = encode(&t, enc);
+            let c = stats::entry_classes(&blob).unwrap();
+            assert_eq!(
+                c.header_bytes + c.entry_bytes(),
+                blob.len(),
+                "{name} {enc:?}"
+            );
+            let moves: usize = c.classes.iter().map(|k| k.moves).sum();
+            assert_eq!(moves, t.move_edges(), "{name} {enc:?}: moves");
+            assert!(c.pointer_bytes + c.skip_bytes + c.prefix_bytes <= c.entry_bytes());
+        }
+        let family = if name.starts_with("gnugo") {
+            &mut gnugo
+        } else {
+            &mut pachi
+        };
+        import_sgf_into(family, text, Conventions::Auto).unwrap();
+    }
+    gnugo.canonicalize();
+    pachi.canonicalize();
+    for (train, test) in [(&gnugo, &pachi), (&pachi, &gnugo)] {
+        let (blob, space) = lens_joseki::codec::encode_compact_with_space_of(train, test);
+        assert_eq!(&decode(&blob).unwrap(), test);
+        let own = encode(test, Encoding::Compact);
+        assert!(
+            space < blob.len() && own.len() <= blob.len(),
+            "the own code space is the best"
+        );
+    }
+}
