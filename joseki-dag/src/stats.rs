@@ -339,12 +339,9 @@ pub fn entry_classes(blob: &[u8]) -> Result<EntryClasses, crate::DecodeError> {
                 }
                 out.skip_bytes += p.skip;
                 out.prefix_bytes += p.prefix;
-                let grouped =
-                    e.kind != MoveType::Normal || e.colour_exception || e.point == Point::Pass;
                 match p.main_kind {
-                    // A type or colour exception given by a prefix is not in the code's group.
-                    MainKind::Code if grouped && p.prefix == 0 => (1, 1),
                     MainKind::Code => (0, 1),
+                    MainKind::GroupCode => (1, 1),
                     MainKind::Pair => (2, 2),
                     MainKind::Escape => (3, 1),
                     MainKind::Far => (4, 1),

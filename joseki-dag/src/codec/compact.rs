@@ -881,8 +881,10 @@ fn emit(
 /// What the main part of an entry is (for `stats::entry_classes`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum MainKind {
-    /// A table code of a single group (plain, or with a type / pass / colour exception in it).
+    /// A table code of a plain single group (normal type, a point, no colour exception).
     Code,
+    /// A table code of a group with a type, the pass or a colour exception in it.
+    GroupCode,
     /// A 2-move pair code.
     Pair,
     Escape,
@@ -921,8 +923,15 @@ pub(crate) fn parts(l: &Layout<'_>, pos: usize) -> Result<Parts, DecodeError> {
     }
     let code = b[p];
     let (main_kind, main) = if l.code_class[code as usize] != 0xFF {
-        let pair = l.code_ext[code as usize] & 7 >= PAIR_CHAIN;
-        (if pair { MainKind::Pair } else { MainKind::Code }, 1)
+        let d = l.code_ext[code as usize];
+        let kind = if d & 7 >= PAIR_CHAIN {
+            MainKind::Pair
+        } else if d & !7 != 0 {
+            MainKind::GroupCode
+        } else {
+            MainKind::Code
+        };
+        (kind, 1)
     } else if (ESC..FAR).contains(&code) {
         (MainKind::Escape, 2)
     } else if (FAR..SETUP).contains(&code) {
