@@ -460,3 +460,41 @@ pub const RESEARCH_FAMILIES: [ResearchFile; 2] = [
     rf("gnugo", 1943, 332, 41, 33, 540, 1.637, 1.657),
     rf("pachi", 2746, 508, 41, 20, 193, 1.236, 1.239),
 ];
+
+/// Measuring only (examples/measure.rs): a copy of a plain tree (no merged transpositions)
+/// whose points are parent-relative, to size a parent-relative variant of a layout without
+/// writing one. Each point becomes its offset from the last point played on its line (a pass
+/// keeps the reference; the first move stays absolute), stored as the point (dx + 9, dy + 9)
+/// (offsets -8..=7 fit the 4+4-bit forms, larger ones go far; beyond 1..=25, clamped there).
+/// Not a joseki tree: walking it means nothing. `None` if a vertex has two parents.
+pub fn parent_relative_copy(tree: &Tree) -> Option<Tree> {
+    use crate::model::{Edge, Vertex};
+    let vs = tree.vertices();
+    let mut out: Vec<Vertex> = vec![Vertex::default(); vs.len()];
+    let mut parents = vec![0u32; vs.len()];
+    let mut stack: Vec<(u32, Option<(u8, u8)>)> = vec![(0, None)];
+    while let Some((v, reference)) = stack.pop() {
+        for e in &vs[v as usize].edges {
+            parents[e.to as usize] += 1;
+            if parents[e.to as usize] > 1 {
+                return None;
+            }
+            let (step, next) = match &e.step {
+                Step::Move(m) => match (m.point, reference) {
+                    (Point::At { x, y }, Some((rx, ry))) => {
+                        let c = |a: u8, r: u8| (a as i32 - r as i32 + 9).clamp(1, 25) as u8;
+                        let mut m2 = *m;
+                        m2.point = Point::at(c(x, rx), c(y, ry));
+                        (Step::Move(m2), Some((x, y)))
+                    }
+                    (Point::At { x, y }, None) => (Step::Move(*m), Some((x, y))),
+                    (Point::Pass, r) => (Step::Move(*m), r),
+                },
+                Step::Setup(s) => (Step::Setup(s.clone()), reference),
+            };
+            out[v as usize].edges.push(Edge { step, to: e.to });
+            stack.push((e.to, next));
+        }
+    }
+    Some(Tree::from_parts(out, tree.tree_moves()))
+}
