@@ -130,6 +130,49 @@ fn main() {
         );
     }
 
+    // The research's two family rows (its "Data sets" and "Faithful-format details" tables).
+    println!(
+        "\n== Fotland (a), families as one book, against research/joseki.md (ours / research)"
+    );
+    for (r, r_one, r_esc) in [
+        (&stats::RESEARCH_FAMILIES[0], 68.5, 2.6),
+        (&stats::RESEARCH_FAMILIES[1], 88.1, 3.0),
+    ] {
+        let set = r.name;
+        let plain = import(&family(set), false);
+        let merged = import(&family(set), true);
+        let (leaves, depth) = stats::shape(&plain);
+        let ts = stats::tree_stats(&plain);
+        let figures = |t: &Tree| {
+            let c = stats::entry_classes(&encode(t, Encoding::Fotland)).unwrap();
+            let n: usize = c.classes.iter().map(|k| k.entries).sum();
+            let one =
+                c.get("table hit").unwrap().entries + c.get("table hit: pass").unwrap().entries;
+            (
+                stats::research_comparable_bytes(&c) as f64 / t.tree_moves() as f64,
+                100.0 * one as f64 / n as f64,
+                100.0 * c.get("escape").unwrap().entries as f64 / n as f64,
+            )
+        };
+        let (a, one, esc) = figures(&plain);
+        let (b, _, _) = figures(&merged);
+        println!(
+            "{set}: moves {}/{} leaves {leaves}/{} depth {depth}/{} passes {}/{} typed {}/{}; F:tree {a:.3}/{:.3} {}, F:posdag {b:.3}/{:.3} {}; 1-byte {one:.1}%/{r_one}% escapes {esc:.1}%/{r_esc}%",
+            plain.tree_moves(),
+            r.moves,
+            r.leaves,
+            r.max_depth,
+            ts.passes,
+            r.passes,
+            ts.typed,
+            r.typed,
+            r.tree,
+            pct(a, r.tree),
+            r.posdag,
+            pct(b, r.posdag),
+        );
+    }
+
     println!("\n== Fotland entry classes (merged DAG): entries / bytes");
     let print_classes = |name: &str, c: &EntryClasses| {
         print!("{name:<20} hdr {:>3}", c.header_bytes);

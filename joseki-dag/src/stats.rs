@@ -452,3 +452,11 @@ pub const RESEARCH_FILES: [ResearchFile; 11] = [
     rf("pachi_joseki_44", 1487, 298, 28, 18, 109, 1.264, 1.267),
     rf("pachi_joseki_54", 190, 19, 41, 1, 6, 1.416, 1.416),
 ];
+
+/// research/joseki.md's rows for the two families as one book each ("Data sets" and "Bytes per
+/// move" tables: `gnugo_all`, the 7 GNU Go files; `pachi_joseki`, the 4 Pachi joseki files),
+/// named `gnugo` and `pachi`.
+pub const RESEARCH_FAMILIES: [ResearchFile; 2] = [
+    rf("gnugo", 1943, 332, 41, 33, 540, 1.637, 1.657),
+    rf("pachi", 2746, 508, 41, 20, 193, 1.236, 1.239),
+];
