@@ -59,7 +59,7 @@ fn match_scan_and_lens_calls_do_not_allocate() {
     let mut produced = 0;
     for (rom, plans) in roms.iter().zip(&plans) {
         for b in &boards {
-            for c in 0..rom.class_count() {
+            for (c, plan) in plans.iter().enumerate() {
                 for persp in [Colour::Black, Colour::White] {
                     let q = Query {
                         class: ClassId(c as u32),
@@ -69,12 +69,12 @@ fn match_scan_and_lens_calls_do_not_allocate() {
                     let mut out = MatchBuf::new(&mut slots);
                     produced += rom.scan(b, &NoHost, &q, &mut scratch, &mut out);
                     let mut out = MatchBuf::new(&mut slots);
-                    produced += plans[c].scan(rom, b, &NoHost, &q, &mut scratch, &mut out);
+                    produced += plan.scan(rom, b, &NoHost, &q, &mut scratch, &mut out);
                     let mut out = MatchBuf::new(&mut slots);
                     produced += rom.match_at(b, &NoHost, &q, 2, 2, &mut scratch, &mut out);
                     let mut out = MatchBuf::new(&mut slots);
                     produced +=
-                        reference::match_at(&rom, b, &NoHost, &q, 1, 1, &mut scratch, &mut out);
+                        reference::match_at(rom, b, &NoHost, &q, 1, 1, &mut scratch, &mut out);
                 }
             }
             let mut out = MatchBuf::new(&mut slots);

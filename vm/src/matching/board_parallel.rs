@@ -56,6 +56,12 @@ pub struct ScanScratch {
     dir: [u16; KEYS],
     valid: [u64; KEYS.div_ceil(64)],
     pool: [u64; POOL],
+    /// Pool slots taken by cached planes.
+    used: usize,
+    /// The friend, foe and empty planes (and board size) the cache was built for: a scan of
+    /// the same position (another class, the same perspective) keeps the cached planes.
+    seen: [[u64; MAX_WORDS]; 3],
+    seen_size: i32,
     /// Column masks of the board size `cols_size` (0: not built yet).
     cols: [[u64; MAX_WORDS]; COLS],
     cols_size: i32,
@@ -81,12 +87,28 @@ impl ScanScratch {
             dir: [0; KEYS],
             valid: [0; KEYS.div_ceil(64)],
             pool: [0; POOL],
+            used: 0,
+            seen: [[0; MAX_WORDS]; 3],
+            seen_size: 0,
             cols: [[0; MAX_WORDS]; COLS],
             cols_size: 0,
             raw: [0; HITS],
             sorted: [0; HITS],
             start: [0; (MAX_SIDE * MAX_SIDE) as usize + 1],
             stack: [[0; MAX_WORDS]; STACK + 1],
+        }
+    }
+
+    /// Empties the plane cache unless it was built for the same position and perspective.
+    fn keep_planes_of<const N: usize>(&mut self, p: &Planes<N>) {
+        let same = self.seen_size == p.s && (0..3).all(|k| self.seen[k][..N] == p.st[k][..]);
+        if !same {
+            self.valid = [0; KEYS.div_ceil(64)];
+            self.used = 0;
+            for k in 0..3 {
+                self.seen[k][..N].copy_from_slice(&p.st[k]);
+            }
+            self.seen_size = p.s;
         }
     }
 
@@ -240,7 +262,6 @@ fn put<const N: usize>(w: &mut [u64; N], at: i32, bits: u64) {
 struct Filter<'s, const N: usize> {
     planes: Planes<N>,
     sc: &'s mut ScanScratch,
-    used: usize,
     acc: [u64; N],
 }
 
@@ -280,11 +301,11 @@ impl<const N: usize> Filter<'_, N> {
         let p = self.planes.plane(&self.sc.cols, dx, dy, allowed);
         let temp = POOL / N - 1;
         let slot = match key {
-            Some(key) if self.used < temp => {
-                self.sc.dir[key] = self.used as u16;
+            Some(key) if self.sc.used < temp => {
+                self.sc.dir[key] = self.sc.used as u16;
                 self.sc.valid[key >> 6] |= 1 << (key & 63);
-                self.used += 1;
-                self.used - 1
+                self.sc.used += 1;
+                self.sc.used - 1
             }
             _ => temp,
         };
@@ -582,12 +603,11 @@ fn scan_n<B: BoardView + ?Sized, H: Host + ?Sized, const N: usize>(
     let s = board.size() as i32;
     let Scratch { active, scan: sc } = &mut *scratch;
     sc.build_cols(s);
-    sc.valid = [0; KEYS.div_ceil(64)];
     let planes = Planes::<N>::new(board, q.perspective, s);
+    sc.keep_planes_of(&planes);
     let mut f = Filter {
         planes,
         sc,
-        used: 0,
         acc: [0; N],
     };
     // Foci: on the board, in the class's focus states.
@@ -845,11 +865,11 @@ mod tests {
         sc.build_cols(s);
         for persp in [Colour::Black, Colour::White] {
             sc.valid = [0; KEYS.div_ceil(64)];
+            // A full cache: every plane goes through the temporary slot.
+            sc.used = if full { POOL / N - 1 } else { 0 };
             let mut f = Filter {
                 planes: Planes::<N>::new(b, persp, s),
                 sc: &mut sc,
-                // A full cache: every plane goes through the temporary slot.
-                used: if full { POOL / N - 1 } else { 0 },
                 acc: [0; N],
             };
             for _ in 0..400 {

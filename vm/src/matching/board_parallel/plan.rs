@@ -3,9 +3,10 @@
 //!
 //! Every oriented entry of the class becomes a list of plane keys `(dx, dy, allowed)` (its
 //! cells through its orientation, or its packed absence masks; two constraints on one point
-//! merged), most selective first in one global key order. The lists are merged into a trie:
-//! entries whose first keys agree share those ANDs, as GNU Go's DFA shares its transitions,
-//! and a branch whose candidate set empties is skipped whole. The trie is flattened in
+//! merged). The lists are merged into a trie built greedily: the key held by the most entries
+//! (weighted by how selective it is) heads a branch shared by all of them, as GNU Go's DFA
+//! shares its transitions; a node ANDs the keys all its entries still need (most selective
+//! first), and a branch whose candidate set empties is skipped whole. The trie is flattened in
 //! preorder (each node knows where its subtree ends) so the scan walks it with one loop and a
 //! small stack of candidate sets in [`super::ScanScratch`]: still no allocation per scan.
 
@@ -154,7 +155,7 @@ impl ScanPlan {
                 }
             })
             .collect();
-        let mut items: Vec<(Vec<u32>, u32, u8)> = lists
+        let items: Vec<Item> = lists
             .into_iter()
             .map(|(l, r, cov)| {
                 let mut ks: Vec<u32> = l.iter().map(|c| rank[c]).collect();
@@ -162,13 +163,19 @@ impl ScanPlan {
                 (ks, r, cov)
             })
             .collect();
-        items.sort();
+        // A branch key is worth its holders times its estimated rejection rate (measured on
+        // the GNU Go bench: 20 % faster scans than holders alone, ahead of higher powers).
+        let weight = keys
+            .iter()
+            .map(|k| 1001 - pass_rate(k.dx, k.dy, k.allowed) as u64)
+            .collect();
         let mut b = Builder {
             keys: Vec::new(),
             nodes: Vec::new(),
             entries: Vec::new(),
+            weight,
         };
-        b.node(&items, 0, 0);
+        b.node(items, 0);
         // Key ids become the keys themselves.
         let plan_keys = b.keys.iter().map(|&k| keys[k as usize]).collect();
         Some(ScanPlan {
@@ -258,28 +265,41 @@ struct Builder {
     keys: Vec<u32>,
     nodes: Vec<Node>,
     entries: Vec<(u32, u8)>,
+    /// Per key id: how much holding it counts when choosing the next branch key.
+    weight: Vec<u64>,
 }
 
+/// An entry while the trie is built: its keys not yet ANDed by the ancestors (ascending key
+/// ids: most selective first), index relative to the class, covers.
+type Item = (Vec<u32>, u32, u8);
+
 impl Builder {
-    /// One node over `items` (sorted key lists sharing their first `d` keys, which the
-    /// ancestors AND), at trie depth `depth`: it takes the keys all of them share next, the
-    /// entries that end there, and one child per next key (one leaf per entry at the depth
-    /// limit).
-    fn node(&mut self, items: &[(Vec<u32>, u32, u8)], d: usize, depth: usize) {
+    /// One node over `items` at trie depth `depth`: it ANDs the keys all of them hold (most
+    /// selective first) and ends the entries left with no key. The others are split greedily:
+    /// the key with the most holders (weighted by [`Builder::weight`]; the most selective on
+    /// ties) heads a child with all that hold it, then the next among the rest, and so on; at
+    /// the depth limit, one leaf per entry.
+    fn node(&mut self, mut items: Vec<Item>, depth: usize) {
         let at = self.nodes.len();
-        let mut l = d;
-        let shortest = items.iter().map(|i| i.0.len()).min().unwrap_or(d);
-        while l < shortest && items.iter().all(|i| i.0[l] == items[0].0[l]) {
-            l += 1;
+        let mut common: Vec<u32> = items.first().map(|i| i.0.clone()).unwrap_or_default();
+        for it in items.iter().skip(1) {
+            if common.is_empty() {
+                break;
+            }
+            common.retain(|k| it.0.binary_search(k).is_ok());
+        }
+        if !common.is_empty() {
+            for it in &mut items {
+                it.0.retain(|k| common.binary_search(k).is_err());
+            }
         }
         let k0 = self.keys.len() as u32;
-        if let Some(i) = items.first() {
-            self.keys.extend_from_slice(&i.0[d..l]);
-        }
+        self.keys.extend_from_slice(&common);
         let e0 = self.entries.len() as u32;
-        let ending = items.iter().take_while(|i| i.0.len() == l).count();
+        let (ending, mut rest): (Vec<Item>, Vec<Item>) =
+            items.into_iter().partition(|i| i.0.is_empty());
         self.entries
-            .extend(items[..ending].iter().map(|&(_, r, cov)| (r, cov)));
+            .extend(ending.iter().map(|&(_, r, cov)| (r, cov)));
         self.nodes.push(Node {
             k0,
             k1: self.keys.len() as u32,
@@ -288,18 +308,41 @@ impl Builder {
             skip: 0,
             depth: depth as u8,
         });
-        let rest = &items[ending..];
         if depth + 1 >= STACK {
-            for i in 0..rest.len() {
-                self.node(&rest[i..i + 1], l, depth + 1);
+            for it in rest {
+                self.node(alloc::vec![it], depth + 1);
             }
         } else {
-            let mut s = 0;
-            while s < rest.len() {
-                let k = rest[s].0[l];
-                let n = rest[s..].iter().take_while(|i| i.0[l] == k).count();
-                self.node(&rest[s..s + n], l, depth + 1);
-                s += n;
+            let mut counts: BTreeMap<u32, u32> = BTreeMap::new();
+            for it in &rest {
+                for &k in &it.0 {
+                    *counts.entry(k).or_insert(0) += 1;
+                }
+            }
+            while !rest.is_empty() {
+                // Most holders; the lowest key id (most selective) on ties.
+                let w = &self.weight;
+                let Some((&k, _)) = counts
+                    .iter()
+                    .max_by_key(|&(&k, &n)| (n as u64 * w[k as usize], u32::MAX - k))
+                else {
+                    break;
+                };
+                let (group, others): (Vec<Item>, Vec<Item>) = rest
+                    .into_iter()
+                    .partition(|i| i.0.binary_search(&k).is_ok());
+                rest = others;
+                for it in &group {
+                    for k in &it.0 {
+                        if let Some(n) = counts.get_mut(k) {
+                            *n -= 1;
+                            if *n == 0 {
+                                counts.remove(k);
+                            }
+                        }
+                    }
+                }
+                self.node(group, depth + 1);
             }
         }
         self.nodes[at].skip = self.nodes.len() as u32;
@@ -307,11 +350,11 @@ impl Builder {
 }
 
 impl<const N: usize> Filter<'_, N> {
-    /// `acc &= plane(key)`; false when the candidate set is now empty.
+    /// The pool slot of the plane of `k` (built on first use).
     #[inline(always)]
-    pub(super) fn and_key(&mut self, k: Key) -> bool {
+    pub(super) fn slot(&mut self, k: Key) -> usize {
         let c = k.cache as usize;
-        let slot = if k.cache != UNCACHED && self.sc.valid[c >> 6] & (1 << (c & 63)) != 0 {
+        if k.cache != UNCACHED && self.sc.valid[c >> 6] & (1 << (c & 63)) != 0 {
             self.sc.dir[c] as usize
         } else {
             self.miss(
@@ -320,14 +363,7 @@ impl<const N: usize> Filter<'_, N> {
                 k.dy as i32,
                 k.allowed,
             )
-        };
-        let p = &self.sc.pool[slot * N..slot * N + N];
-        let mut any = 0;
-        for (a, w) in self.acc.iter_mut().zip(p) {
-            *a &= w;
-            any |= *a;
         }
-        any != 0
     }
 }
 
@@ -348,20 +384,30 @@ pub(super) fn collect<const N: usize>(
         f.sc.stack[0][..N].copy_from_slice(band);
         let nodes = &plan.nodes;
         let mut i = 0;
-        while i < nodes.len() {
+        // The running candidate set, kept in registers (not behind `f`).
+        let mut acc = [0u64; N];
+        'nodes: while i < nodes.len() {
             let n = nodes[i];
             let d = n.depth as usize;
-            f.acc.copy_from_slice(&f.sc.stack[d][..N]);
-            let keys = &plan.keys[n.k0 as usize..n.k1 as usize];
-            if !keys.iter().all(|&k| f.and_key(k)) {
-                i = n.skip as usize;
-                continue;
+            acc.copy_from_slice(&f.sc.stack[d][..N]);
+            for &k in &plan.keys[n.k0 as usize..n.k1 as usize] {
+                let slot = f.slot(k);
+                let p = &f.sc.pool[slot * N..slot * N + N];
+                let mut any = 0;
+                for (a, w) in acc.iter_mut().zip(p) {
+                    *a &= w;
+                    any |= *a;
+                }
+                if any == 0 {
+                    i = n.skip as usize;
+                    continue 'nodes;
+                }
             }
             for &(r, cov) in &plan.entries[n.e0 as usize..n.e1 as usize] {
                 if cov & qfilter == 0 {
                     continue;
                 }
-                for (w, &bits) in f.acc.iter().enumerate() {
+                for (w, &bits) in acc.iter().enumerate() {
                     let mut bits = bits;
                     while bits != 0 {
                         let pt = w as u32 * 64 + bits.trailing_zeros();
@@ -375,7 +421,6 @@ pub(super) fn collect<const N: usize>(
                 }
             }
             if n.skip as usize != i + 1 {
-                let acc = f.acc;
                 f.sc.stack[d + 1][..N].copy_from_slice(&acc);
             }
             i += 1;
@@ -446,7 +491,7 @@ mod tests {
     /// ends where its `skip` says.
     #[test]
     fn trie_paths_are_the_key_lists() {
-        let mut items: Vec<(Vec<u32>, u32, u8)> = Vec::new();
+        let mut items: Vec<Item> = Vec::new();
         for k in 0..60u32 {
             // Nested lists 0, 0 1, 0 1 2, ...; and a fork at each depth k (key 1000 + k).
             items.push(((0..k).collect(), 2 * k, 0xFF));
@@ -455,13 +500,13 @@ mod tests {
             fork.push(2000);
             items.push((fork, 2 * k + 1, 1 << (k % 8)));
         }
-        items.sort();
         let mut b = Builder {
             keys: Vec::new(),
             nodes: Vec::new(),
             entries: Vec::new(),
+            weight: (0..2100).map(|_| 1).collect(),
         };
-        b.node(&items, 0, 0);
+        b.node(items.clone(), 0);
         let mut found = 0;
         let mut path: Vec<Vec<u32>> = (0..STACK + 2).map(|_| Vec::new()).collect();
         for (i, n) in b.nodes.iter().enumerate() {
@@ -471,7 +516,9 @@ mod tests {
             here.extend_from_slice(&b.keys[n.k0 as usize..n.k1 as usize]);
             for &(r, cov) in &b.entries[n.e0 as usize..n.e1 as usize] {
                 let item = items.iter().find(|i| i.1 == r).unwrap();
-                assert_eq!(item.0, here, "entry {r}");
+                let mut sorted = here.clone();
+                sorted.sort_unstable();
+                assert_eq!(item.0, sorted, "entry {r}");
                 assert_eq!(item.2, cov);
                 found += 1;
             }
