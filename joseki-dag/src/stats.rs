@@ -498,3 +498,52 @@ pub fn parent_relative_copy(tree: &Tree) -> Option<Tree> {
     }
     Some(Tree::from_parts(out, tree.tree_moves()))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Move;
+
+    fn points(t: &Tree) -> Vec<Point> {
+        t.vertices()
+            .iter()
+            .flat_map(|v| &v.edges)
+            .filter_map(|e| e.step.as_move().map(|m| m.point))
+            .collect()
+    }
+
+    #[test]
+    fn parent_relative_copy_codes_offsets_from_the_last_point_played() {
+        let mut t = Tree::with_options(19, false);
+        let (s, o) = (Rel::Same, Rel::Opposite);
+        t.add_line(&[
+            Move::new(Point::at(4, 4), s),
+            Move::new(Point::at(3, 6), o),
+            Move::new(Point::Pass, s),
+            Move::new(Point::at(19, 1), o),
+        ]);
+        t.canonicalize();
+        let r = parent_relative_copy(&t).unwrap();
+        assert_eq!(r.tree_moves(), t.tree_moves());
+        // (4,4) absolute; (3,6) - (4,4) + 9; the pass keeps (3,6) as the reference;
+        // (19,1) - (3,6) + 9 = (25, 4), clamped into 1..=25.
+        assert_eq!(
+            points(&r),
+            [
+                Point::at(4, 4),
+                Point::at(8, 11),
+                Point::Pass,
+                Point::at(25, 4)
+            ]
+        );
+        // Two orders into one position: the shared list has two parents.
+        let mut d = Tree::new();
+        let (a, b) = (Point::at(4, 4), Point::at(3, 3));
+        let (c, e) = (Point::at(6, 3), Point::at(3, 6));
+        d.add_line(&[a, b, c, e, Point::at(5, 5)].map(|p| Move::new(p, s)));
+        d.add_line(&[a, b, e, c, Point::at(5, 5)].map(|p| Move::new(p, s)));
+        d.canonicalize();
+        assert!(d.transposed_vertices() > 0);
+        assert!(parent_relative_copy(&d).is_none());
+    }
+}
