@@ -276,4 +276,38 @@ fn main() {
             own.entry_bytes() as f64 / m
         );
     }
+
+    // Parent-relative points (measuring only): the same Compact layout over offsets from the
+    // previous point on the line, on plain trees (a DAG's shared list has several parents).
+    println!(
+        "\n== Compact (b) on plain trees: absolute points against parent-relative (bytes/move)"
+    );
+    for (n, texts) in [
+        ("gnugo (7 files)", family("gnugo")),
+        ("pachi (4 files)", family("pachi")),
+        ("union", all.clone()),
+    ] {
+        let plain = import(&texts, false);
+        let rel = stats::parent_relative_copy(&plain).unwrap();
+        let m = plain.tree_moves() as f64;
+        let (a, r) = (
+            encode(&plain, Encoding::Compact),
+            encode(&rel, Encoding::Compact),
+        );
+        let (ca, cr) = (
+            stats::entry_classes(&a).unwrap(),
+            stats::entry_classes(&r).unwrap(),
+        );
+        let pairs = |c: &EntryClasses| c.get("code: pair (2 moves)").unwrap().entries;
+        let esc = |c: &EntryClasses| c.get("escape").unwrap().entries;
+        println!(
+            "{n:<16} absolute {:.3} (pairs {}, escapes {}), parent-relative {:.3} (pairs {}, escapes {})",
+            a.len() as f64 / m,
+            pairs(&ca),
+            esc(&ca),
+            r.len() as f64 / m,
+            pairs(&cr),
+            esc(&cr),
+        );
+    }
 }

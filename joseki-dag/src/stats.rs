@@ -460,3 +460,90 @@ pub const RESEARCH_FAMILIES: [ResearchFile; 2] = [
     rf("gnugo", 1943, 332, 41, 33, 540, 1.637, 1.657),
     rf("pachi", 2746, 508, 41, 20, 193, 1.236, 1.239),
 ];
+
+/// Measuring only (examples/measure.rs): a copy of a plain tree (no merged transpositions)
+/// whose points are parent-relative, to size a parent-relative variant of a layout without
+/// writing one. Each point becomes its offset from the last point played on its line (a pass
+/// keeps the reference; the first move stays absolute), stored as the point (dx + 9, dy + 9)
+/// (offsets -8..=7 fit the 4+4-bit forms, larger ones go far; beyond 1..=25, clamped there).
+/// Not a joseki tree: walking it means nothing. `None` if a vertex has two parents.
+pub fn parent_relative_copy(tree: &Tree) -> Option<Tree> {
+    use crate::model::{Edge, Vertex};
+    let vs = tree.vertices();
+    let mut out: Vec<Vertex> = vec![Vertex::default(); vs.len()];
+    let mut parents = vec![0u32; vs.len()];
+    let mut stack: Vec<(u32, Option<(u8, u8)>)> = vec![(0, None)];
+    while let Some((v, reference)) = stack.pop() {
+        for e in &vs[v as usize].edges {
+            parents[e.to as usize] += 1;
+            if parents[e.to as usize] > 1 {
+                return None;
+            }
+            let (step, next) = match &e.step {
+                Step::Move(m) => match (m.point, reference) {
+                    (Point::At { x, y }, Some((rx, ry))) => {
+                        let c = |a: u8, r: u8| (a as i32 - r as i32 + 9).clamp(1, 25) as u8;
+                        let mut m2 = *m;
+                        m2.point = Point::at(c(x, rx), c(y, ry));
+                        (Step::Move(m2), Some((x, y)))
+                    }
+                    (Point::At { x, y }, None) => (Step::Move(*m), Some((x, y))),
+                    (Point::Pass, r) => (Step::Move(*m), r),
+                },
+                Step::Setup(s) => (Step::Setup(s.clone()), reference),
+            };
+            out[v as usize].edges.push(Edge { step, to: e.to });
+            stack.push((e.to, next));
+        }
+    }
+    Some(Tree::from_parts(out, tree.tree_moves()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Move;
+
+    fn points(t: &Tree) -> Vec<Point> {
+        t.vertices()
+            .iter()
+            .flat_map(|v| &v.edges)
+            .filter_map(|e| e.step.as_move().map(|m| m.point))
+            .collect()
+    }
+
+    #[test]
+    fn parent_relative_copy_codes_offsets_from_the_last_point_played() {
+        let mut t = Tree::with_options(19, false);
+        let (s, o) = (Rel::Same, Rel::Opposite);
+        t.add_line(&[
+            Move::new(Point::at(4, 4), s),
+            Move::new(Point::at(3, 6), o),
+            Move::new(Point::Pass, s),
+            Move::new(Point::at(19, 1), o),
+        ]);
+        t.canonicalize();
+        let r = parent_relative_copy(&t).unwrap();
+        assert_eq!(r.tree_moves(), t.tree_moves());
+        // (4,4) absolute; (3,6) - (4,4) + 9; the pass keeps (3,6) as the reference;
+        // (19,1) - (3,6) + 9 = (25, 4), clamped into 1..=25.
+        assert_eq!(
+            points(&r),
+            [
+                Point::at(4, 4),
+                Point::at(8, 11),
+                Point::Pass,
+                Point::at(25, 4)
+            ]
+        );
+        // Two orders into one position: the shared list has two parents.
+        let mut d = Tree::new();
+        let (a, b) = (Point::at(4, 4), Point::at(3, 3));
+        let (c, e) = (Point::at(6, 3), Point::at(3, 6));
+        d.add_line(&[a, b, c, e, Point::at(5, 5)].map(|p| Move::new(p, s)));
+        d.add_line(&[a, b, e, c, Point::at(5, 5)].map(|p| Move::new(p, s)));
+        d.canonicalize();
+        assert!(d.transposed_vertices() > 0);
+        assert!(parent_relative_copy(&d).is_none());
+    }
+}
