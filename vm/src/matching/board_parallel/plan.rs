@@ -13,9 +13,7 @@
 use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 
-use super::{
-    Area, CACHED, ENTRY_BITS, Filter, HITS, MATRIX, SIDE, STACK, Source, bucket, pattern_cells,
-};
+use super::{Area, CACHED, ENTRY_BITS, Filter, HITS, MATRIX, SIDE, STACK, Source, pattern_cells};
 use crate::board::BoardView;
 use crate::geometry::Orientation;
 use crate::matching::{Host, MatchBuf, Orientations, Query, Scratch};
@@ -426,7 +424,6 @@ pub(super) fn collect<const N: usize>(
             i += 1;
         }
     }
-    bucket(f.sc, (f.planes.s * f.planes.s) as usize, hits, true);
     Ok(hits)
 }
 
