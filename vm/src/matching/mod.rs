@@ -26,6 +26,8 @@ mod lens;
 mod sliced;
 pub(crate) mod view;
 
+#[cfg(feature = "alloc")]
+pub use board_parallel::ScanPlan;
 pub use board_parallel::{Area, ScanScratch};
 pub use kernel::view_words;
 
@@ -196,7 +198,7 @@ impl<'b> MatchBuf<'b> {
 }
 
 /// Per-call working memory (the glob orientation stack, and the board-parallel scan's planes
-/// and hit lists: about 180 KiB); reusable across calls, never allocated by the VM.
+/// and hit lists: about 210 KiB); reusable across calls, never allocated by the VM.
 #[derive(Clone, Debug)]
 pub struct Scratch {
     active: [u8; MAX_GLOB_DEPTH + 1],
