@@ -685,6 +685,7 @@ fn engine_lookup_agrees_with_the_tree_on_every_vertex_of_the_union() {
         return;
     };
     let w = Walker::new(&blobs[1]).unwrap();
+    let scan = Walker::in_place(&blobs[1]).unwrap();
     let mut out = [Continuation::EMPTY; 128];
     let mut checked = 0;
     for (k, path) in vertex_paths(tree).into_iter().enumerate() {
@@ -718,6 +719,19 @@ fn engine_lookup_agrees_with_the_tree_on_every_vertex_of_the_union() {
         let r2 = c.lookup(first, &mut out2);
         assert_eq!(r2, r);
         assert_eq!(&out2[..r2.continuations], &out[..r.continuations]);
+        // The walker without the transition table scans to the same answer.
+        let r3 = scan.lookup(19, &moves, None, first, &mut out2);
+        assert_eq!(
+            (r3.corners, r3.continuations),
+            (r.corners, r.continuations),
+            "{path:?} in place"
+        );
+        assert_eq!(&out2[..r3.continuations], &out[..r.continuations]);
+        assert!(r.probes >= path.len() && r3.probes == 0);
+        assert!(
+            r3.parsed > r.parsed || path.is_empty(),
+            "{path:?}: the scan parses the walk"
+        );
         checked += 1;
     }
     assert!(checked > 2000, "{checked}");

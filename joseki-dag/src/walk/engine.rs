@@ -14,6 +14,7 @@
 //! Each move costs, per live frame, one scan of the sibling list it is played from.
 
 use super::fast::{At, LEAF, Work};
+use super::table::Transitions;
 use super::{BoardMove, Colour, Continuation, Frame, Walker};
 use crate::model::{Point, Rel};
 
@@ -176,6 +177,8 @@ const RECTS_OF: [u16; 16] = {
 #[derive(Clone, Copy, Debug)]
 pub struct BookCursor<'w, 'a> {
     walker: &'w Walker<'a>,
+    /// The walker's transition table (`None`: steps scan the blob).
+    table: Option<&'w Transitions>,
     size: u8,
     half: u8,
     /// Bit `c`: corner `c` is looked up; `rects`: the rectangles of those corners.
@@ -212,6 +215,7 @@ impl<'w, 'a> BookCursor<'w, 'a> {
         let mask = corner.map_or(0xF, |c| 1 << (c & 3));
         BookCursor {
             walker,
+            table: walker.table.as_ref(),
             size,
             half: size.div_ceil(2),
             mask,
@@ -347,7 +351,7 @@ impl<'w, 'a> BookCursor<'w, 'a> {
         if self.shared & bit != 0 {
             if cx == cy {
                 // On the diagonal: one step serves both orientations.
-                self.step_walk(a, rel, Point::at(cx, cy), k);
+                self.step_walk(a, rel, (cx, cy), k);
                 self.at[b] = self.at[a];
                 self.followed[b] = self.followed[a];
                 self.left[b] = self.left[a];
@@ -355,16 +359,16 @@ impl<'w, 'a> BookCursor<'w, 'a> {
             } else {
                 self.shared &= !bit;
                 if self.live & (1 << a) != 0 {
-                    self.step_walk(a, rel, Point::at(cx, cy), k);
-                    self.step_walk(b, rel, Point::at(cy, cx), k);
+                    self.step_walk(a, rel, (cx, cy), k);
+                    self.step_walk(b, rel, (cy, cx), k);
                 }
             }
         } else {
             if self.live & (1 << a) != 0 {
-                self.step_walk(a, rel, Point::at(cx, cy), k);
+                self.step_walk(a, rel, (cx, cy), k);
             }
             if self.live & (1 << b) != 0 {
-                self.step_walk(b, rel, Point::at(cy, cx), k);
+                self.step_walk(b, rel, (cy, cx), k);
             }
         }
         if self.live & (3 << a) == 0 {
@@ -373,8 +377,15 @@ impl<'w, 'a> BookCursor<'w, 'a> {
     }
 
     #[inline(always)]
-    fn step_walk(&mut self, j: usize, rel: Rel, p: Point, k: u32) {
-        match self.walker.step(self.at[j], rel, p, &mut self.work) {
+    fn step_walk(&mut self, j: usize, rel: Rel, p: (u8, u8), k: u32) {
+        let at = self.at[j];
+        let next = match self.table {
+            Some(t) => t.step_xy(at, rel, p.0, p.1, &mut self.work.probes),
+            None => self
+                .walker
+                .step(at, rel, Point::at(p.0, p.1), &mut self.work),
+        };
+        match next {
             Some(next) => {
                 self.at[j] = next;
                 self.followed[j] = self.followed[j].saturating_add(1);

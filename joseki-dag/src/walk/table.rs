@@ -125,7 +125,46 @@ impl Transitions {
     /// The child list of the move (`point`, colour `exception`) in `list`, if the list has it.
     #[inline(always)]
     pub(crate) fn get(&self, list: u32, point: Point, exception: bool) -> Option<u32> {
-        let k = key(list, point, exception);
+        self.get_key(key(list, point, exception))
+    }
+
+    /// Play the move at `(x, y)` (1-based, no pass) from `at`, as [`Transitions::step`]: the
+    /// cursor's path. `at` may be a leaf (`LEAF` is never a list: the probe misses).
+    #[inline(always)]
+    pub(crate) fn step_xy(&self, at: At, rel: Rel, x: u8, y: u8, probes: &mut usize) -> Option<At> {
+        *probes += 1;
+        let exception = rel == at.last;
+        let k = (at.list as u64) << 32 | ((x as u64) << 8 | y as u64) | (exception as u64) << 17;
+        match self.get_key(k) {
+            Some(child) => Some(At {
+                list: child,
+                last: rel,
+            }),
+            None if exception => self.after_tenuki(at, Point::at(x, y), probes),
+            None => None,
+        }
+    }
+
+    /// A colour repeat not in the list: the other side played elsewhere, so a recorded tenuki,
+    /// then the move (no colour exception after the tenuki).
+    #[cold]
+    #[inline(never)]
+    fn after_tenuki(&self, at: At, point: Point, probes: &mut usize) -> Option<At> {
+        *probes += 1;
+        let p = self.get(at.list, Point::Pass, false)?;
+        if p == LEAF {
+            return None;
+        }
+        *probes += 1;
+        let child = self.get(p, point, false)?;
+        Some(At {
+            list: child,
+            last: at.last,
+        })
+    }
+
+    #[inline(always)]
+    fn get_key(&self, k: u64) -> Option<u32> {
         let mask = self.slots.len() - 1;
         let mut i = hash(k, self.shift);
         loop {
