@@ -102,7 +102,7 @@ fn lookup_kernel_agrees_with_reference_on_every_neighbourhood() {
         let table = rom
             .class_lut(&class)
             .expect("an eligible class gets a table");
-        assert!(table.len() > 0);
+        assert!(!table.is_empty());
         let focus_states: Vec<Point> = [
             Point::Stone(Colour::Black),
             Point::Stone(Colour::White),

@@ -107,12 +107,8 @@ fn orth_states(hi: usize) -> Option<[u8; 4]> {
     let off = |i: usize| (hi >> (2 * i)) & 3 == 3;
     let (nw, ne, sw, se) = (off(0), off(1), off(2), off(3));
     let (n, w, e, s) = (nw && ne, nw && sw, ne && se, sw && se);
-    let ok = !(n && s)
-        && !(w && e)
-        && nw == (n || w)
-        && ne == (n || e)
-        && sw == (s || w)
-        && se == (s || e);
+    let ok =
+        !(n && s || w && e) && nw == (n || w) && ne == (n || e) && sw == (s || w) && se == (s || e);
     let st = |o: bool| if o { 8 } else { 7 };
     ok.then_some([st(n), st(w), st(e), st(s)])
 }
