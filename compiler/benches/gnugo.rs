@@ -15,6 +15,7 @@ use lens_compiler::import::gnugo::{
     AnchorColour, Options as ImportOptions, class_name, import_str, stem_ident, wide_class_name,
 };
 use lens_vm::board::{Board, Colour};
+use lens_vm::matching::ScanPlan;
 use lens_vm::{ClassId, Match, MatchBuf, NoHost, Orientations, Query, Rom, Scratch};
 
 #[path = "../../bench-support/thread_cpu.rs"]
@@ -24,6 +25,7 @@ use thread_cpu::thread_cpu;
 #[derive(Clone, Copy, PartialEq)]
 enum Path {
     BoardParallel,
+    Plan,
     Points,
     Reference,
 }
@@ -110,6 +112,10 @@ fn bench(c: &mut Criterion) {
         5,
         "patterns_anchor_o/x, patterns_wide, patterns2_anchor_o/x"
     );
+    let plans: Vec<ScanPlan> = classes
+        .iter()
+        .map(|&c| ScanPlan::new(&rom, c).unwrap())
+        .collect();
     let mut slots = vec![Match::EMPTY; 8192];
     let mut scratch = Scratch::new();
 
@@ -117,7 +123,7 @@ fn bench(c: &mut Criterion) {
         let mut n = 0;
         for board in &boards {
             for colour in [Colour::Black, Colour::White] {
-                for &class in &classes {
+                for (&class, plan) in classes.iter().zip(&plans) {
                     let q = Query {
                         class,
                         perspective: colour,
@@ -126,6 +132,7 @@ fn bench(c: &mut Criterion) {
                     let mut out = MatchBuf::new(&mut slots);
                     n += match path {
                         Path::BoardParallel => rom.scan(board, &NoHost, &q, &mut scratch, &mut out),
+                        Path::Plan => plan.scan(&rom, board, &NoHost, &q, &mut scratch, &mut out),
                         Path::Points => rom.scan_points(board, &NoHost, &q, &mut scratch, &mut out),
                         Path::Reference => lens_vm::reference::scan(
                             &rom,
@@ -143,6 +150,7 @@ fn bench(c: &mut Criterion) {
     };
     let per_board = scan_all(Path::BoardParallel);
     assert_eq!(per_board, scan_all(Path::Points));
+    assert_eq!(per_board, scan_all(Path::Plan));
     assert_eq!(per_board, scan_all(Path::Reference));
     eprintln!(
         "gnugo scan: {} matches over 32 boards x 2 colours x {} classes ({:.0} per board)",
@@ -150,7 +158,18 @@ fn bench(c: &mut Criterion) {
         classes.len(),
         per_board as f64 / 32.0
     );
+    for plan in &plans {
+        let (shared, unshared) = plan.and_counts();
+        eprintln!(
+            "plan of class {}: {} trie nodes, {} plane ANDs stored ({} unshared)",
+            plan.class().0,
+            plan.node_count(),
+            shared,
+            unshared
+        );
+    }
     let paths = [
+        ("board_parallel_plan", Path::Plan),
         ("board_parallel", Path::BoardParallel),
         ("kernel_points", Path::Points),
         ("reference", Path::Reference),

@@ -199,3 +199,351 @@ pub fn report(name: &str, tree: &Tree) -> String {
     }
     s
 }
+
+/// One class of entries in a walkable blob: research/joseki.md's "Where the bytes go".
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EntryClass {
+    pub name: &'static str,
+    pub entries: usize,
+    /// Moves the entries hold (a Compact pair code holds two; a setup entry none).
+    pub moves: usize,
+    pub bytes: usize,
+}
+
+/// The entries of a walkable blob by class, and the bytes before the root list.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EntryClasses {
+    /// Magic, version, encoding, move count, code table (Fotland: 62 of them are the table).
+    pub header_bytes: usize,
+    pub classes: Vec<EntryClass>,
+    /// Entries with a pointer to a shared child list, and the pointer bytes they hold
+    /// (included in their class's bytes).
+    pub pointers: usize,
+    pub pointer_bytes: usize,
+    /// Compact only: skip-field bytes and type / flag prefix bytes (included in the classes).
+    pub skip_bytes: usize,
+    pub prefix_bytes: usize,
+}
+
+impl EntryClasses {
+    pub fn get(&self, name: &str) -> Option<&EntryClass> {
+        self.classes.iter().find(|c| c.name == name)
+    }
+    /// Bytes of the entries of the named classes.
+    pub fn bytes_of(&self, names: &[&str]) -> usize {
+        names
+            .iter()
+            .filter_map(|n| self.get(n))
+            .map(|c| c.bytes)
+            .sum()
+    }
+    pub fn entry_bytes(&self) -> usize {
+        self.classes.iter().map(|c| c.bytes).sum()
+    }
+}
+
+/// Fotland's classes: a 1-byte table hit (a point, or the pass when it ranks among the 62), a
+/// 2-byte escape, or an extended entry by its first reason in this order: setup stones, far
+/// (x or y > 16), pass not in the table, type, colour exception, symmetric, colour-reverse,
+/// pointer only (research/joseki.md counts one reason per entry, from the same list).
+pub const FOTLAND_CLASSES: [&str; 11] = [
+    "table hit",
+    "table hit: pass",
+    "escape",
+    "ext: setup",
+    "ext: far",
+    "ext: pass",
+    "ext: type",
+    "ext: colour exception",
+    "ext: symmetric",
+    "ext: colour-reverse",
+    "ext: pointer",
+];
+
+/// Compact's classes by main part: a one-byte table code (plain, or in a group that carries a
+/// type, the pass or a colour exception), a pair code (two moves in one byte), an escape (2
+/// bytes), a far point or pass (3), setup stones. Prefixes, pointers and skip fields are
+/// counted apart and included in the entry's class.
+pub const COMPACT_CLASSES: [&str; 6] = [
+    "code: plain",
+    "code: typed/pass/colour group",
+    "code: pair (2 moves)",
+    "escape",
+    "far or pass",
+    "setup",
+];
+
+/// Split a walkable blob's entries into classes (every entry once, in blob order).
+pub fn entry_classes(blob: &[u8]) -> Result<EntryClasses, crate::DecodeError> {
+    use crate::codec::compact::{self, MainKind};
+    let l = parse_header(blob)?;
+    let names: &[&'static str] = match l.enc {
+        Encoding::Fotland => &FOTLAND_CLASSES,
+        _ => &COMPACT_CLASSES,
+    };
+    let mut out = EntryClasses {
+        header_bytes: l.root,
+        classes: names
+            .iter()
+            .map(|&name| EntryClass {
+                name,
+                entries: 0,
+                moves: 0,
+                bytes: 0,
+            })
+            .collect(),
+        pointers: 0,
+        pointer_bytes: 0,
+        skip_bytes: 0,
+        prefix_bytes: 0,
+    };
+    let mut pos = l.root;
+    while pos < blob.len() {
+        let e = read_entry(&l, pos)?;
+        let len = e.end - e.start;
+        let far = matches!(e.point, Point::At { x, y } if x > 16 || y > 16);
+        let (class, moves) = match l.enc {
+            Encoding::Fotland => {
+                if e.ptr.is_some() {
+                    out.pointers += 1;
+                    out.pointer_bytes += if blob[pos + 1] & 1 != 0 { 3 } else { 2 };
+                }
+                let c = if len == 1 {
+                    if e.point == Point::Pass { 1 } else { 0 }
+                } else if len == 2 {
+                    2
+                } else if e.setup.is_some() {
+                    3
+                } else if far {
+                    4
+                } else if e.point == Point::Pass {
+                    5
+                } else if e.kind != MoveType::Normal {
+                    6
+                } else if e.colour_exception {
+                    7
+                } else if e.symmetric {
+                    8
+                } else if e.reverse {
+                    9
+                } else {
+                    10
+                };
+                (c, (e.setup.is_none()) as usize)
+            }
+            _ => {
+                let p = compact::parts(&l, pos)?;
+                if p.pointer > 0 {
+                    out.pointers += 1;
+                    out.pointer_bytes += p.pointer;
+                }
+                out.skip_bytes += p.skip;
+                out.prefix_bytes += p.prefix;
+                match p.main_kind {
+                    MainKind::Code => (0, 1),
+                    MainKind::GroupCode => (1, 1),
+                    MainKind::Pair => (2, 2),
+                    MainKind::Escape => (3, 1),
+                    MainKind::Far => (4, 1),
+                    MainKind::Setup => (5, 0),
+                }
+            }
+        };
+        let c = &mut out.classes[class];
+        c.entries += 1;
+        c.moves += moves;
+        c.bytes += len;
+        pos = e.end;
+    }
+    Ok(out)
+}
+
+/// Fotland's bytes as research/joseki.md counts them: the 62-byte table and the entries, without
+/// our header (magic, version, encoding, move count) and without setup-stone entries (the
+/// research stores no setup stones; the lines below them are kept, as here).
+/// (For a Fotland blob's classes.)
+pub fn research_comparable_bytes(classes: &EntryClasses) -> usize {
+    62 + classes.entry_bytes() - classes.bytes_of(&["ext: setup"])
+}
+
+/// Leaves and the longest line (in moves and setups) of a tree or DAG.
+pub fn shape(tree: &Tree) -> (usize, usize) {
+    let vs = tree.vertices();
+    // Longest path from each vertex: post-order over the DAG, iteratively.
+    let mut depth = vec![usize::MAX; vs.len()];
+    let mut stack = vec![(0u32, false)];
+    while let Some((v, done)) = stack.pop() {
+        let vi = v as usize;
+        if done {
+            depth[vi] = vs[vi]
+                .edges
+                .iter()
+                .map(|e| 1 + depth[e.to as usize])
+                .max()
+                .unwrap_or(0);
+            continue;
+        }
+        if depth[vi] != usize::MAX {
+            continue;
+        }
+        stack.push((v, true));
+        for e in &vs[vi].edges {
+            if depth[e.to as usize] == usize::MAX {
+                stack.push((e.to, false));
+            }
+        }
+    }
+    let leaves = vs.iter().filter(|v| v.edges.is_empty()).count();
+    (leaves, depth[0])
+}
+
+/// One row of research/joseki.md's per-file table ("Per file, faithful Fotland format"): its
+/// Python reconstruction's counts on the plain tree and its bytes/move on the tree and on the
+/// position DAG (transpositions merged), 62-byte table included. Reference figures to compare
+/// with, not results of this crate.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ResearchFile {
+    /// `gnugo_NAME` / `pachi_NAME`, as the data file's stem with its set.
+    pub name: &'static str,
+    pub moves: u64,
+    pub leaves: usize,
+    pub max_depth: usize,
+    pub passes: usize,
+    pub typed: usize,
+    pub tree: f64,
+    pub posdag: f64,
+}
+
+#[allow(clippy::too_many_arguments)]
+const fn rf(
+    name: &'static str,
+    moves: u64,
+    leaves: usize,
+    max_depth: usize,
+    passes: usize,
+    typed: usize,
+    tree: f64,
+    posdag: f64,
+) -> ResearchFile {
+    ResearchFile {
+        name,
+        moves,
+        leaves,
+        max_depth,
+        passes,
+        typed,
+        tree,
+        posdag,
+    }
+}
+
+/// research/joseki.md's per-file rows for the files in `../shared/data` (Kogo and Pachi's
+/// josekifix / fusekifix are not there).
+pub const RESEARCH_FILES: [ResearchFile; 11] = [
+    rf("gnugo_gogo", 130, 16, 18, 0, 21, 1.846, 1.846),
+    rf("gnugo_hoshi_keima", 891, 157, 41, 22, 315, 1.802, 1.842),
+    rf("gnugo_hoshi_other", 315, 56, 33, 3, 70, 1.695, 1.695),
+    rf("gnugo_komoku", 496, 89, 31, 6, 91, 1.508, 1.514),
+    rf("gnugo_mokuhazushi", 20, 3, 10, 0, 3, 4.500, 4.500),
+    rf("gnugo_sansan", 18, 3, 9, 0, 5, 5.333, 5.333),
+    rf("gnugo_takamoku", 74, 8, 37, 2, 35, 2.797, 2.797),
+    rf("pachi_joseki_33", 27, 7, 8, 0, 1, 3.444, 3.444),
+    rf("pachi_joseki_34", 1042, 184, 36, 1, 77, 1.253, 1.257),
+    rf("pachi_joseki_44", 1487, 298, 28, 18, 109, 1.264, 1.267),
+    rf("pachi_joseki_54", 190, 19, 41, 1, 6, 1.416, 1.416),
+];
+
+/// research/joseki.md's rows for the two families as one book each ("Data sets" and "Bytes per
+/// move" tables: `gnugo_all`, the 7 GNU Go files; `pachi_joseki`, the 4 Pachi joseki files),
+/// named `gnugo` and `pachi`.
+pub const RESEARCH_FAMILIES: [ResearchFile; 2] = [
+    rf("gnugo", 1943, 332, 41, 33, 540, 1.637, 1.657),
+    rf("pachi", 2746, 508, 41, 20, 193, 1.236, 1.239),
+];
+
+/// Measuring only (examples/measure.rs): a copy of a plain tree (no merged transpositions)
+/// whose points are parent-relative, to size a parent-relative variant of a layout without
+/// writing one. Each point becomes its offset from the last point played on its line (a pass
+/// keeps the reference; the first move stays absolute), stored as the point (dx + 9, dy + 9)
+/// (offsets -8..=7 fit the 4+4-bit forms, larger ones go far; beyond 1..=25, clamped there).
+/// Not a joseki tree: walking it means nothing. `None` if a vertex has two parents.
+pub fn parent_relative_copy(tree: &Tree) -> Option<Tree> {
+    use crate::model::{Edge, Vertex};
+    let vs = tree.vertices();
+    let mut out: Vec<Vertex> = vec![Vertex::default(); vs.len()];
+    let mut parents = vec![0u32; vs.len()];
+    let mut stack: Vec<(u32, Option<(u8, u8)>)> = vec![(0, None)];
+    while let Some((v, reference)) = stack.pop() {
+        for e in &vs[v as usize].edges {
+            parents[e.to as usize] += 1;
+            if parents[e.to as usize] > 1 {
+                return None;
+            }
+            let (step, next) = match &e.step {
+                Step::Move(m) => match (m.point, reference) {
+                    (Point::At { x, y }, Some((rx, ry))) => {
+                        let c = |a: u8, r: u8| (a as i32 - r as i32 + 9).clamp(1, 25) as u8;
+                        let mut m2 = *m;
+                        m2.point = Point::at(c(x, rx), c(y, ry));
+                        (Step::Move(m2), Some((x, y)))
+                    }
+                    (Point::At { x, y }, None) => (Step::Move(*m), Some((x, y))),
+                    (Point::Pass, r) => (Step::Move(*m), r),
+                },
+                Step::Setup(s) => (Step::Setup(s.clone()), reference),
+            };
+            out[v as usize].edges.push(Edge { step, to: e.to });
+            stack.push((e.to, next));
+        }
+    }
+    Some(Tree::from_parts(out, tree.tree_moves()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Move;
+
+    fn points(t: &Tree) -> Vec<Point> {
+        t.vertices()
+            .iter()
+            .flat_map(|v| &v.edges)
+            .filter_map(|e| e.step.as_move().map(|m| m.point))
+            .collect()
+    }
+
+    #[test]
+    fn parent_relative_copy_codes_offsets_from_the_last_point_played() {
+        let mut t = Tree::with_options(19, false);
+        let (s, o) = (Rel::Same, Rel::Opposite);
+        t.add_line(&[
+            Move::new(Point::at(4, 4), s),
+            Move::new(Point::at(3, 6), o),
+            Move::new(Point::Pass, s),
+            Move::new(Point::at(19, 1), o),
+        ]);
+        t.canonicalize();
+        let r = parent_relative_copy(&t).unwrap();
+        assert_eq!(r.tree_moves(), t.tree_moves());
+        // (4,4) absolute; (3,6) - (4,4) + 9; the pass keeps (3,6) as the reference;
+        // (19,1) - (3,6) + 9 = (25, 4), clamped into 1..=25.
+        assert_eq!(
+            points(&r),
+            [
+                Point::at(4, 4),
+                Point::at(8, 11),
+                Point::Pass,
+                Point::at(25, 4)
+            ]
+        );
+        // Two orders into one position: the shared list has two parents.
+        let mut d = Tree::new();
+        let (a, b) = (Point::at(4, 4), Point::at(3, 3));
+        let (c, e) = (Point::at(6, 3), Point::at(3, 6));
+        d.add_line(&[a, b, c, e, Point::at(5, 5)].map(|p| Move::new(p, s)));
+        d.add_line(&[a, b, e, c, Point::at(5, 5)].map(|p| Move::new(p, s)));
+        d.canonicalize();
+        assert!(d.transposed_vertices() > 0);
+        assert!(parent_relative_copy(&d).is_none());
+    }
+}

@@ -5,7 +5,7 @@
 //! Each `.db` file is imported geometric-only (constraints dropped, as the oracle ignores them),
 //! compiled with `lens_compiler::compile_str`, loaded, and scanned whole-board with `Rom::scan`
 //! (the board-parallel scan); the per-point kernel scan (`Rom::scan_points`) must give the same
-//! list in the same order, and the reference matcher the same set. The focus of every match is GNU Go's
+//! list in the same order, as must the scan through a `ScanPlan`, and the reference matcher the same set. The focus of every match is GNU Go's
 //! anchor and its move result GNU Go's move (`-` for patterns without one).
 //!
 //! GNU Go's calling conventions: *plain* databases are matched for `color` = Black and White
@@ -26,6 +26,7 @@ use lens_compiler::import::gnugo::{
 };
 use lens_vm::board::Colour;
 use lens_vm::geometry::Orientation;
+use lens_vm::matching::ScanPlan;
 use lens_vm::{Match, MatchBuf, MatchResult, NoHost, Orientations, Query, Rom, Scratch};
 
 const SLOTS: usize = 16 * 1024;
@@ -150,9 +151,13 @@ fn lens_matches_equal_gnugo_on_every_oracle_database() {
                 .filter_map(|c| rom.class_by_name(c))
                 .collect();
             assert!(!class_ids.is_empty(), "{file}: no class");
+            let plans: Vec<ScanPlan> = class_ids
+                .iter()
+                .map(|&c| ScanPlan::new(&rom, c).unwrap())
+                .collect();
             for (id, board) in &boards {
                 for colour in [Colour::Black, Colour::White] {
-                    for &class in &class_ids {
+                    for (&class, plan) in class_ids.iter().zip(&plans) {
                         let q = Query {
                             class,
                             perspective: colour,
@@ -167,6 +172,13 @@ fn lens_matches_equal_gnugo_on_every_oracle_database() {
                             out.as_slice(),
                             points.as_slice(),
                             "{file} {id}: board-parallel and per-point scans disagree"
+                        );
+                        let mut planned = MatchBuf::new(&mut point_slots);
+                        plan.scan(&rom, board, &NoHost, &q, &mut scratch, &mut planned);
+                        assert_eq!(
+                            out.as_slice(),
+                            planned.as_slice(),
+                            "{file} {id}: scans with and without a ScanPlan disagree"
                         );
                         let mut reference = MatchBuf::new(&mut ref_slots);
                         lens_vm::reference::scan(

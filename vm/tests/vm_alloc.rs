@@ -42,12 +42,24 @@ fn match_scan_and_lens_calls_do_not_allocate() {
     let boards: Vec<_> = sample_boards().iter().map(to_board).collect();
     let mut slots = vec![Match::EMPTY; 4096];
     let mut scratch = Scratch::new();
+    // Scan plans are built (allocating) before the counter is armed; their scans must not.
+    let roms = [
+        Rom::from_bytes(&plain).unwrap(),
+        Rom::from_bytes(&sliced).unwrap(),
+    ];
+    let plans: Vec<Vec<matching::ScanPlan>> = roms
+        .iter()
+        .map(|rom| {
+            (0..rom.class_count())
+                .map(|c| matching::ScanPlan::new(rom, ClassId(c as u32)).unwrap())
+                .collect()
+        })
+        .collect();
     ARMED.with(|a| a.set(true));
     let mut produced = 0;
-    for bytes in [&plain, &sliced] {
-        let rom = Rom::from_bytes(bytes).unwrap();
+    for (rom, plans) in roms.iter().zip(&plans) {
         for b in &boards {
-            for c in 0..rom.class_count() {
+            for (c, plan) in plans.iter().enumerate() {
                 for persp in [Colour::Black, Colour::White] {
                     let q = Query {
                         class: ClassId(c as u32),
@@ -57,10 +69,12 @@ fn match_scan_and_lens_calls_do_not_allocate() {
                     let mut out = MatchBuf::new(&mut slots);
                     produced += rom.scan(b, &NoHost, &q, &mut scratch, &mut out);
                     let mut out = MatchBuf::new(&mut slots);
+                    produced += plan.scan(rom, b, &NoHost, &q, &mut scratch, &mut out);
+                    let mut out = MatchBuf::new(&mut slots);
                     produced += rom.match_at(b, &NoHost, &q, 2, 2, &mut scratch, &mut out);
                     let mut out = MatchBuf::new(&mut slots);
                     produced +=
-                        reference::match_at(&rom, b, &NoHost, &q, 1, 1, &mut scratch, &mut out);
+                        reference::match_at(rom, b, &NoHost, &q, 1, 1, &mut scratch, &mut out);
                 }
             }
             let mut out = MatchBuf::new(&mut slots);

@@ -95,6 +95,7 @@ fn check<B: BoardView>(
     board: &B,
     q: &Query,
     area: lens_vm::matching::Area,
+    plan: &lens_vm::matching::ScanPlan,
     scratch: &mut Scratch,
     bufs: &mut [Vec<Match>; 3],
 ) -> (usize, bool) {
@@ -125,6 +126,9 @@ fn check<B: BoardView>(
     let mut a = MatchBuf::new(fast);
     assert_eq!(rom.scan(board, &NoHost, q, scratch, &mut a), nc);
     assert_eq!(a.as_slice(), c.as_slice(), "scan vs reference: {q:?}");
+    let mut a = MatchBuf::new(fast);
+    assert_eq!(plan.scan(rom, board, &NoHost, q, scratch, &mut a), nc);
+    assert_eq!(a.as_slice(), c.as_slice(), "plan scan vs reference: {q:?}");
     // The rescan of an area: the whole scan's matches at the foci inside it.
     let inside = |m: &&Match| {
         let (x, y) = m.focus;
@@ -138,6 +142,14 @@ fn check<B: BoardView>(
         a.as_slice(),
         &want[..],
         "scan_area vs reference: {q:?} {area:?}"
+    );
+    let mut a = MatchBuf::new(fast);
+    let n = plan.scan_area(rom, board, &NoHost, q, area, scratch, &mut a);
+    assert_eq!(n, want.len(), "plan scan_area count: {q:?} {area:?}");
+    assert_eq!(
+        a.as_slice(),
+        &want[..],
+        "plan scan_area vs reference: {q:?} {area:?}"
     );
     (nc, took.is_some())
 }
@@ -153,6 +165,10 @@ fn board_parallel_scan_equals_reference_scan() {
         vec![Match::EMPTY; 1 << 15],
     ];
     let mut scratch = Scratch::new();
+    let plans: Vec<_> = (0..rom.class_count())
+        .map(|c| lens_vm::matching::ScanPlan::new(&rom, ClassId(c as u32)).unwrap())
+        .collect();
+    assert!(plans.iter().all(|p| p.fits(&rom)));
     let mut matches = [0usize; 16];
     let mut declined = [0usize; 16];
     for round in 0..12 {
@@ -177,8 +193,16 @@ fn board_parallel_scan_equals_reference_scan() {
                 let r = rng.below(5) as i32;
                 let area = lens_vm::matching::Area::around(x, y, r);
                 for (n, took) in [
-                    check(&rom, &board, &q, area, &mut scratch, &mut bufs),
-                    check(&rom, &rows_board, &q, area, &mut scratch, &mut bufs),
+                    check(&rom, &board, &q, area, &plans[c], &mut scratch, &mut bufs),
+                    check(
+                        &rom,
+                        &rows_board,
+                        &q,
+                        area,
+                        &plans[c],
+                        &mut scratch,
+                        &mut bufs,
+                    ),
                 ] {
                     matches[c] += n;
                     declined[c] += usize::from(!took);

@@ -421,10 +421,13 @@ fn parse_pairs(cands: &[Option<(u8, u8, u8)>], chosen: &BTreeMap<(u8, u8, u8), u
     role
 }
 
+/// A code space as the encoder writes it: the space, the explicit table, the groups.
+type CodeSpace = (Space, Vec<u8>, Vec<(u8, u8)>);
+
 /// Choose the code space (explicit table, group sizes, pairs) that minimises the blob.
 /// Candidate code spaces (explicit table, groups), the best estimates first; the encoder lays
 /// each out and keeps the smallest blob (the estimate leaves out pointer and skip widths).
-fn choose_space(plan: &[PEntry<'_>], wants: &[bool]) -> Vec<(Space, Vec<u8>, Vec<(u8, u8)>)> {
+fn choose_space(plan: &[PEntry<'_>], wants: &[bool]) -> Vec<CodeSpace> {
     let mut targeted = vec![false; plan.len() + 1];
     for p in plan {
         if let Some(t) = p.ptr_target {
@@ -752,6 +755,35 @@ pub(crate) fn encode(plan: &[PEntry<'_>], out: &mut Vec<u8>, skip_min: usize) {
     out.extend_from_slice(&best.expect("at least one code space"));
 }
 
+/// Measuring only: encode `test` with the code space (explicit table, groups, pairs) that the
+/// encoder chooses for `train`, as if that space shipped with the program. The blob is valid
+/// (it carries the space as usual). Returns the blob body and the bytes of its code space.
+pub(crate) fn encode_with_space_of(
+    train: &[PEntry<'_>],
+    test: &[PEntry<'_>],
+    skip_min: usize,
+    out: &mut Vec<u8>,
+) -> usize {
+    let wants_of = |plan: &[PEntry<'_>]| -> Vec<bool> {
+        plan.iter()
+            .map(|p| p.has_sibling && p.inline() && p.subtree_entries >= skip_min)
+            .collect()
+    };
+    let wants = wants_of(train);
+    let mut best: Option<(usize, CodeSpace)> = None;
+    for cand in choose_space(train, &wants) {
+        let mut blob = Vec::new();
+        emit(train, &wants, &cand.0, &cand.1, &cand.2, &mut blob);
+        if best.as_ref().is_none_or(|b| blob.len() < b.0) {
+            best = Some((blob.len(), cand));
+        }
+    }
+    let (_, (space, table, groups)) = best.expect("at least one code space");
+    emit(test, &wants_of(test), &space, &table, &groups, out);
+    let extra = groups.iter().filter(|g| g.0 >= 5).count();
+    1 + table.len() + CLASSES + 1 + 2 * extra + 2 * space.pairs.len()
+}
+
 /// Write the code space and the entries.
 fn emit(
     plan: &[PEntry<'_>],
@@ -844,6 +876,76 @@ fn emit(
             );
         }
     }
+}
+
+/// What the main part of an entry is (for `stats::entry_classes`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum MainKind {
+    /// A table code of a plain single group (normal type, a point, no colour exception).
+    Code,
+    /// A table code of a group with a type, the pass or a colour exception in it.
+    GroupCode,
+    /// A 2-move pair code.
+    Pair,
+    Escape,
+    Far,
+    Setup,
+}
+
+/// How the bytes of the entry at `pos` split: prefixes (type, colour exception, symmetric,
+/// colour-reverse), the pointer (prefix and value), the main part and the skip field.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Parts {
+    pub prefix: usize,
+    pub pointer: usize,
+    pub main_kind: MainKind,
+    pub skip: usize,
+}
+
+pub(crate) fn parts(l: &Layout<'_>, pos: usize) -> Result<Parts, DecodeError> {
+    let e = read(l, pos)?;
+    let b = l.bytes;
+    let (mut p, mut prefix, mut pointer) = (pos, 0, 0);
+    loop {
+        match b.get(p).copied() {
+            Some(c) if c > TYPE && c < PTR => {
+                prefix += 1;
+                p += 1;
+            }
+            Some(PTR) => {
+                let (_, q) = read_varint(b, p + 1)?;
+                pointer += q - p;
+                p = q;
+            }
+            Some(_) => break,
+            None => return err(p, "truncated entry"),
+        }
+    }
+    let code = b[p];
+    let (main_kind, main) = if l.code_class[code as usize] != 0xFF {
+        let d = l.code_ext[code as usize];
+        let kind = if d & 7 >= PAIR_CHAIN {
+            MainKind::Pair
+        } else if d & !7 != 0 {
+            MainKind::GroupCode
+        } else {
+            MainKind::Code
+        };
+        (kind, 1)
+    } else if (ESC..FAR).contains(&code) {
+        (MainKind::Escape, 2)
+    } else if (FAR..SETUP).contains(&code) {
+        (MainKind::Far, 3)
+    } else {
+        let (at, n) = e.setup.expect("a setup code");
+        (MainKind::Setup, at + 2 * n - p)
+    };
+    Ok(Parts {
+        prefix,
+        pointer,
+        main_kind,
+        skip: e.end - (p + main),
+    })
 }
 
 // ---------------------------------------------------------------------------------------------

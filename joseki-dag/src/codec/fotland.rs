@@ -1,9 +1,11 @@
 //! Fotland's format, as `research/joseki.md` reconstructs it.
 //!
 //! ```text
-//! table   62 point bytes ((x-1)<<4 | (y-1)), most frequent first (padded with unused points)
+//! table   62 point bytes ((x-1)<<4 | (y-1)), most frequent first (padded with unused points);
+//!         from version 3 the byte 0xFF in the table is the pass (tenuki), so (16, 16) is
+//!         never a table point (it is escaped)
 //! entry   byte0 = has_sibling:1 | has_child:1 | code:6
-//!         code 0..=61  table point
+//!         code 0..=61  table point (or the pass)
 //!         code 63      escape: next byte = (x-1)<<4 | (y-1), x, y in 1..=16
 //!         code 62      extended: E = type:3 | colour-exception:1 | symmetric:1 | pointer:1 |
 //!                      far:1 | long-pointer:1, then the point (1 byte, or 2 if far), then the
@@ -11,8 +13,12 @@
 //! far     x byte = reverse:1 | setup:1 | x:6 (0 = pass), y byte; a setup edge (x = 0, y = 0,
 //!         setup bit) is followed by a LEB128 count and 2 bytes per stone (colour:2 | x:6, y)
 //! ```
+//! The pass is a table "point" when it is common enough (research/joseki.md: "a 2-byte
+//! coordinate for moves with x or y > 16 and for passes not in the table"): GNU Go's files record
+//! tenuki as `tt` often enough for it to rank among the 62. Versions 1 and 2 had no pass in the
+//! table and still decode (their 0xFF table byte is the point (16, 16)).
 //! Our additions to Fotland's 1993 layout (none of them change a 1-byte entry): the far form for
-//! x or y > 16 and passes, relative pointers with a 3-byte long form, and the two far-form bits
+//! x or y > 16 and passes not in the table, relative pointers with a 3-byte long form, and the two far-form bits
 //! for colour-reverse and setup stones (his format had no place for either).
 
 use super::{
@@ -24,6 +30,10 @@ use crate::model::{MoveType, Point, Step};
 const TABLE: usize = 62;
 const EXT: u8 = 62;
 const ESC: u8 = 63;
+/// The table byte of the pass (version 3 on; the point (16, 16) is escaped instead).
+const PASS: u8 = 0xFF;
+/// The first blob version whose table may hold the pass.
+pub(crate) const VERSION_PASS_IN_TABLE: u8 = 3;
 
 pub(crate) fn header(bytes: &[u8], pos: usize, tree_moves: u64) -> Result<Layout<'_>, DecodeError> {
     let end = pos + TABLE;
@@ -44,6 +54,25 @@ pub(crate) fn header(bytes: &[u8], pos: usize, tree_moves: u64) -> Result<Layout
     })
 }
 
+/// The byte a plain entry's point would have in the table: a 4+4-bit point, or the pass.
+fn table_byte(p: Point) -> Option<u8> {
+    match p {
+        Point::Pass => Some(PASS),
+        _ => small_point(p).filter(|&b| b != PASS),
+    }
+}
+
+/// A plain (not extended) entry: its table code, or the escape byte that carries its point.
+fn plain_code(point: Point, table: &[u8]) -> Result<u8, u8> {
+    let b = small_point(point);
+    match table_byte(point).and_then(|t| table.iter().position(|&x| x == t)) {
+        Some(k) => Ok(k as u8),
+        None => Err(b.expect("a plain entry's point is a table pass or a small point")),
+    }
+}
+
+/// The extended entry's point needs the 2-byte far form (a pass always does: the 1-byte point
+/// form has no pass).
 fn far_needed(p: &PEntry<'_>) -> bool {
     match &p.edge.step {
         Step::Setup(_) => true,
@@ -51,7 +80,8 @@ fn far_needed(p: &PEntry<'_>) -> bool {
     }
 }
 
-fn ext_needed(p: &PEntry<'_>) -> bool {
+/// Needs the extension byte for a reason other than a pass missing from the table.
+fn flagged(p: &PEntry<'_>) -> bool {
     match &p.edge.step {
         Step::Setup(_) => true,
         Step::Move(m) => {
@@ -59,15 +89,26 @@ fn ext_needed(p: &PEntry<'_>) -> bool {
                 || p.colour_exception()
                 || m.symmetric
                 || p.ptr_target.is_some()
-                || far_needed(p)
+                || m.colour_reverse
+                || (m.point != Point::Pass && small_point(m.point).is_none())
         }
     }
 }
 
+/// Needs the extension byte: flagged, or a plain pass that is not in the table.
+fn ext_needed(p: &PEntry<'_>, table: &[u8]) -> bool {
+    flagged(p)
+        || (p.edge.step.as_move().map(|m| m.point) == Some(Point::Pass) && !table.contains(&PASS))
+}
+
 fn fixed_size(p: &PEntry<'_>, table: &[u8]) -> usize {
-    if !ext_needed(p) {
-        let b = small_point(p.edge.step.as_move().expect("moves only").point).expect("small");
-        return if table.contains(&b) { 1 } else { 2 };
+    if !ext_needed(p, table) {
+        let point = p.edge.step.as_move().expect("moves only").point;
+        return if plain_code(point, table).is_ok() {
+            1
+        } else {
+            2
+        };
     }
     let mut n = 2 + if far_needed(p) { 2 } else { 1 };
     if let Step::Setup(s) = &p.edge.step {
@@ -77,13 +118,14 @@ fn fixed_size(p: &PEntry<'_>, table: &[u8]) -> usize {
 }
 
 pub(crate) fn encode(plan: &[PEntry<'_>], out: &mut Vec<u8>) {
-    // The 62 most common points among entries that would be 1 byte with a table hit.
-    // Rank only the entries that can use the table (extended entries carry their point).
-    let plain: Vec<&PEntry> = plan.iter().filter(|p| !ext_needed(p)).collect();
+    // The 62 points that save most among entries that would be 1 byte with a table hit.
+    // Rank only the entries that can use the table (extended entries carry their point). A
+    // point missing from the table costs 1 byte more (escape), a plain pass 3 (extended, far).
+    let plain: Vec<&PEntry> = plan.iter().filter(|p| !flagged(p)).collect();
     let mut counts: std::collections::BTreeMap<u8, u32> = Default::default();
     for p in plain {
-        if let Some(b) = p.edge.step.as_move().and_then(|m| small_point(m.point)) {
-            *counts.entry(b).or_default() += 1;
+        if let Some(b) = p.edge.step.as_move().and_then(|m| table_byte(m.point)) {
+            *counts.entry(b).or_default() += if b == PASS { 3 } else { 1 };
         }
     }
     let mut ranked: Vec<(u8, u32)> = counts.into_iter().collect();
@@ -111,11 +153,10 @@ pub(crate) fn encode(plan: &[PEntry<'_>], out: &mut Vec<u8>) {
     for (i, p) in plan.iter().enumerate() {
         debug_assert_eq!(out.len() - base, pos[i]);
         let head = (p.has_sibling as u8) << 7 | (p.has_child as u8) << 6;
-        if !ext_needed(p) {
-            let b = small_point(p.edge.step.as_move().expect("moves only").point).expect("small");
-            match table.iter().position(|&t| t == b) {
-                Some(k) => out.push(head | k as u8),
-                None => out.extend_from_slice(&[head | ESC, b]),
+        if !ext_needed(p, &table) {
+            match plain_code(p.edge.step.as_move().expect("moves only").point, &table) {
+                Ok(k) => out.push(head | k),
+                Err(b) => out.extend_from_slice(&[head | ESC, b]),
             }
             continue;
         }
@@ -182,7 +223,11 @@ pub(crate) fn read(l: &Layout<'_>, pos: usize) -> Result<RawEntry, DecodeError> 
         let Some(&t) = l.table.get(code as usize) else {
             return err(pos, "code beyond the table");
         };
-        e.point = from_small(t);
+        e.point = if t == PASS && b[2] >= VERSION_PASS_IN_TABLE {
+            Point::Pass
+        } else {
+            from_small(t)
+        };
         return Ok(e);
     }
     if code == ESC {
@@ -250,4 +295,58 @@ pub(crate) fn read(l: &Layout<'_>, pos: usize) -> Result<RawEntry, DecodeError> 
     }
     e.end = p;
     Ok(e)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::codec::{decode, encode};
+    use crate::model::{Move, Point, Rel, Step, Tree};
+    use crate::{Encoding, stats};
+
+    fn line(points: &[Point]) -> Vec<Move> {
+        let mut c = Rel::Opposite;
+        points
+            .iter()
+            .map(|&p| {
+                c = c.flip();
+                Move::new(p, c)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_pass_is_table_byte_0xff_from_version_3_and_the_point_16_16_is_escaped() {
+        let mut t = Tree::with_options(19, false);
+        let (pass, far_corner) = (Point::Pass, Point::at(16, 16));
+        for k in [1, 2, 5, 6, 7] {
+            t.add_line(&line(&[Point::at(4, 4), Point::at(3, k), pass, far_corner]));
+        }
+        t.canonicalize();
+        let blob = encode(&t, Encoding::Fotland);
+        assert_eq!(blob[2], super::VERSION_PASS_IN_TABLE);
+        assert_eq!(decode(&blob).unwrap(), t);
+        let c = stats::entry_classes(&blob).unwrap();
+        assert_eq!(c.get("table hit: pass").unwrap().entries, 5);
+        assert_eq!(
+            c.get("escape").unwrap().entries,
+            5,
+            "(16, 16) never uses the table"
+        );
+
+        // A version 2 blob had no pass in its table: the same bytes read 0xFF as (16, 16).
+        let mut old = blob.clone();
+        old[2] = 2;
+        let d = decode(&old).unwrap();
+        let points: Vec<Point> = d
+            .vertices()
+            .iter()
+            .flat_map(|v| &v.edges)
+            .filter_map(|e| match &e.step {
+                Step::Move(m) => Some(m.point),
+                Step::Setup(_) => None,
+            })
+            .collect();
+        assert!(!points.contains(&pass));
+        assert_eq!(points.iter().filter(|&&p| p == far_corner).count(), 10);
+    }
 }

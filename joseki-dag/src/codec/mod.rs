@@ -3,7 +3,8 @@
 //! (an entry, then its children, then its next sibling), byte-aligned, context-free per entry,
 //! and walked in place by [`crate::Walker`]; the packed form is decoded once ([`unpack`]).
 //!
-//! Header: `"LJ"`, version `2` (version 1 still decodes), encoding id (0 Fotland, 1 Compact,
+//! Header: `"LJ"`, version `2` (Fotland: `3`, the pass may be in its table; versions 1 and 2
+//! still decode), encoding id (0 Fotland, 1 Compact,
 //! 2 Packed), the source tree's move count (LEB128), then the encoding's code table, then the
 //! root's child list (Packed: checksum and payload).
 //! The byte layouts are documented in `docs/joseki.md` and in each module.
@@ -186,7 +187,8 @@ pub(crate) fn parse_header(bytes: &[u8]) -> Result<Layout<'_>, DecodeError> {
         return err(0, "not a joseki blob (magic `LJ` missing)");
     }
     let version = bytes[2];
-    if version != VERSION && version != 1 {
+    let fotland_v3 = version == fotland::VERSION_PASS_IN_TABLE && bytes[3] == 0;
+    if version != VERSION && version != 1 && !fotland_v3 {
         return err(2, "unsupported joseki blob version");
     }
     let enc = match bytes[3] {
@@ -411,7 +413,11 @@ pub(crate) fn skip_value(
 pub fn encode(tree: &Tree, enc: Encoding) -> Vec<u8> {
     let mut out = Vec::new();
     out.extend_from_slice(MAGIC);
-    out.push(VERSION);
+    out.push(match enc {
+        // Fotland's table may hold the pass from version 3; Compact and Packed stay at 2.
+        Encoding::Fotland => fotland::VERSION_PASS_IN_TABLE,
+        _ => VERSION,
+    });
     out.push(enc.id());
     write_varint(&mut out, tree.tree_moves(), varint_len(tree.tree_moves()));
     let plan = plan(tree);
@@ -437,6 +443,24 @@ pub fn encode_compact_with_skip(tree: &Tree, skip_min: usize) -> Vec<u8> {
     write_varint(&mut out, tree.tree_moves(), varint_len(tree.tree_moves()));
     compact::encode(&plan(tree), &mut out, skip_min);
     out
+}
+
+/// Measuring only (the "tables shipped with the program" estimate): the Compact blob of `test`
+/// coded with the code space the encoder chooses for `train`. Returns the blob (it decodes to
+/// `test`) and the bytes of its code space (explicit table, group list, pair table).
+pub fn encode_compact_with_space_of(train: &Tree, test: &Tree) -> (Vec<u8>, usize) {
+    let mut out = Vec::new();
+    out.extend_from_slice(MAGIC);
+    out.push(VERSION);
+    out.push(Encoding::Compact.id());
+    write_varint(&mut out, test.tree_moves(), varint_len(test.tree_moves()));
+    let space = compact::encode_with_space_of(
+        &plan(train),
+        &plan(test),
+        compact::DEFAULT_SKIP_MIN,
+        &mut out,
+    );
+    (out, space)
 }
 
 /// Which encoding a blob uses.

@@ -22,6 +22,11 @@ use crate::geometry::Orientation;
 use crate::rom::layout::{RING, WORD_BASE, WORD_FIRST, WORD_POINTS};
 use crate::rom::{ClassInfo, Kernel, MAX_GLOB_DEPTH, Rom, Section};
 
+#[cfg(feature = "alloc")]
+mod plan;
+#[cfg(feature = "alloc")]
+pub use plan::ScanPlan;
+
 /// Largest board handled: 25 x 25 = 625 bits.
 const MAX_WORDS: usize = 10;
 /// Largest side the plane math supports (bit rows of `window_rows` are 32 wide).
@@ -40,6 +45,8 @@ const COL0: i32 = MAX_SIDE - 1;
 const COLS: usize = (2 * MAX_SIDE - 1) as usize;
 /// Entry indices are stored relative to the class in the low bits of a hit.
 const ENTRY_BITS: u32 = 22;
+/// Trie depth (nodes with children) of a scan plan: its stack of candidate sets.
+const STACK: usize = 24;
 
 /// Reusable working memory of the board-parallel scan (about 180 KiB; lives inside
 /// [`super::Scratch`]). Nothing in it is allocated per scan.
@@ -49,6 +56,12 @@ pub struct ScanScratch {
     dir: [u16; KEYS],
     valid: [u64; KEYS.div_ceil(64)],
     pool: [u64; POOL],
+    /// Pool slots taken by cached planes.
+    used: usize,
+    /// The friend, foe and empty planes (and board size) the cache was built for: a scan of
+    /// the same position (another class, the same perspective) keeps the cached planes.
+    seen: [[u64; MAX_WORDS]; 3],
+    seen_size: i32,
     /// Column masks of the board size `cols_size` (0: not built yet).
     cols: [[u64; MAX_WORDS]; COLS],
     cols_size: i32,
@@ -57,6 +70,9 @@ pub struct ScanScratch {
     sorted: [u32; HITS],
     /// Per focus: start of its hits in `sorted` (`start[n]` = total).
     start: [u16; (MAX_SIDE * MAX_SIDE) as usize + 1],
+    /// A scan plan's candidate set at each trie depth.
+    #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
+    stack: [[u64; MAX_WORDS]; STACK + 1],
 }
 
 impl Default for ScanScratch {
@@ -71,11 +87,28 @@ impl ScanScratch {
             dir: [0; KEYS],
             valid: [0; KEYS.div_ceil(64)],
             pool: [0; POOL],
+            used: 0,
+            seen: [[0; MAX_WORDS]; 3],
+            seen_size: 0,
             cols: [[0; MAX_WORDS]; COLS],
             cols_size: 0,
             raw: [0; HITS],
             sorted: [0; HITS],
             start: [0; (MAX_SIDE * MAX_SIDE) as usize + 1],
+            stack: [[0; MAX_WORDS]; STACK + 1],
+        }
+    }
+
+    /// Empties the plane cache unless it was built for the same position and perspective.
+    fn keep_planes_of<const N: usize>(&mut self, p: &Planes<N>) {
+        let same = self.seen_size == p.s && (0..3).all(|k| self.seen[k][..N] == p.st[k][..]);
+        if !same {
+            self.valid = [0; KEYS.div_ceil(64)];
+            self.used = 0;
+            for k in 0..3 {
+                self.seen[k][..N].copy_from_slice(&p.st[k]);
+            }
+            self.seen_size = p.s;
         }
     }
 
@@ -229,7 +262,6 @@ fn put<const N: usize>(w: &mut [u64; N], at: i32, bits: u64) {
 struct Filter<'s, const N: usize> {
     planes: Planes<N>,
     sc: &'s mut ScanScratch,
-    used: usize,
     acc: [u64; N],
 }
 
@@ -269,11 +301,11 @@ impl<const N: usize> Filter<'_, N> {
         let p = self.planes.plane(&self.sc.cols, dx, dy, allowed);
         let temp = POOL / N - 1;
         let slot = match key {
-            Some(key) if self.used < temp => {
-                self.sc.dir[key] = self.used as u16;
+            Some(key) if self.sc.used < temp => {
+                self.sc.dir[key] = self.sc.used as u16;
                 self.sc.valid[key >> 6] |= 1 << (key & 63);
-                self.used += 1;
-                self.used - 1
+                self.sc.used += 1;
+                self.sc.used - 1
             }
             _ => temp,
         };
@@ -500,6 +532,40 @@ pub(crate) fn scan<B: BoardView + ?Sized, H: Host + ?Sized>(
     scratch: &mut Scratch,
     out: &mut MatchBuf<'_>,
 ) -> Option<usize> {
+    scan_from(
+        Source::Rom(core::marker::PhantomData),
+        rom,
+        board,
+        host,
+        q,
+        area,
+        scratch,
+        out,
+    )
+}
+
+/// Where a scan's per-entry plane keys come from.
+#[derive(Clone, Copy)]
+enum Source<'p> {
+    /// Derived from the ROM at scan time.
+    Rom(core::marker::PhantomData<&'p ()>),
+    /// Precomputed, shared in a trie.
+    #[cfg(feature = "alloc")]
+    Plan(&'p ScanPlan),
+}
+
+/// [`scan`] with the entries' keys from `src`.
+#[allow(clippy::too_many_arguments)]
+fn scan_from<B: BoardView + ?Sized, H: Host + ?Sized>(
+    src: Source<'_>,
+    rom: &Rom<'_>,
+    board: &B,
+    host: &H,
+    q: &Query,
+    area: Area,
+    scratch: &mut Scratch,
+    out: &mut MatchBuf<'_>,
+) -> Option<usize> {
     let class = rom.class(q.class)?;
     let s = board.size() as i32;
     if !(1..=MAX_SIDE).contains(&s) || class.entry_count() >= 1 << ENTRY_BITS {
@@ -515,15 +581,16 @@ pub(crate) fn scan<B: BoardView + ?Sized, H: Host + ?Sized>(
         return Some(0);
     }
     match ((s * s) as usize).div_ceil(64) {
-        1..=2 => scan_n::<B, H, 2>(rom, board, host, q, &class, area, scratch, out),
-        3 => scan_n::<B, H, 3>(rom, board, host, q, &class, area, scratch, out),
-        4..=6 => scan_n::<B, H, 6>(rom, board, host, q, &class, area, scratch, out),
-        _ => scan_n::<B, H, 10>(rom, board, host, q, &class, area, scratch, out),
+        1..=2 => scan_n::<B, H, 2>(src, rom, board, host, q, &class, area, scratch, out),
+        3 => scan_n::<B, H, 3>(src, rom, board, host, q, &class, area, scratch, out),
+        4..=6 => scan_n::<B, H, 6>(src, rom, board, host, q, &class, area, scratch, out),
+        _ => scan_n::<B, H, 10>(src, rom, board, host, q, &class, area, scratch, out),
     }
 }
 
 #[allow(clippy::too_many_arguments)]
 fn scan_n<B: BoardView + ?Sized, H: Host + ?Sized, const N: usize>(
+    src: Source<'_>,
     rom: &Rom<'_>,
     board: &B,
     host: &H,
@@ -536,12 +603,11 @@ fn scan_n<B: BoardView + ?Sized, H: Host + ?Sized, const N: usize>(
     let s = board.size() as i32;
     let Scratch { active, scan: sc } = &mut *scratch;
     sc.build_cols(s);
-    sc.valid = [0; KEYS.div_ceil(64)];
     let planes = Planes::<N>::new(board, q.perspective, s);
+    sc.keep_planes_of(&planes);
     let mut f = Filter {
         planes,
         sc,
-        used: 0,
         acc: [0; N],
     };
     // Foci: on the board, in the class's focus states.
@@ -572,16 +638,20 @@ fn scan_n<B: BoardView + ?Sized, H: Host + ?Sized, const N: usize>(
         for (i, w) in band.iter_mut().enumerate() {
             *w &= range_word(i, row0 * s, end * s);
         }
-        match collect(rom, class, q, &mut f, &band) {
+        let collected = match src {
+            Source::Rom(_) => collect(rom, class, q, &mut f, &band),
+            #[cfg(feature = "alloc")]
+            Source::Plan(p) => plan::collect(p, q, &mut f, &band),
+        };
+        match collected {
             Ok(hits) => {
                 produced += emit(rom, board, host, q, class, active, f.sc, &band, hits, out);
                 row0 = end;
             }
-            Err(done) => {
-                // Overflowed after `done` of the class's entries: the hit rate so far sizes
-                // the next band (with a margin) so that one retry usually fits.
-                let total = class.entry_count().max(1) as u64;
-                let fit = rows as u64 * done as u64 * 3 / (total * 4);
+            Err((done, total)) => {
+                // Overflowed after `done` of `total` entries (or trie nodes): the hit rate so
+                // far sizes the next band (with a margin) so that one retry usually fits.
+                let fit = rows as u64 * done * 3 / (total.max(1) * 4);
                 if rows == 1 || fit * 2 < rows as u64 {
                     break;
                 }
@@ -598,14 +668,14 @@ fn scan_n<B: BoardView + ?Sized, H: Host + ?Sized, const N: usize>(
 }
 
 /// The geometric hits of every entry on the foci `band`, bucketed by focus into
-/// `sorted`/`start`; `Err(entries done)` when there are more than the scratch holds.
+/// `sorted`/`start`; `Err((entries done, entries))` when there are more than the scratch holds.
 fn collect<const N: usize>(
     rom: &Rom<'_>,
     class: &ClassInfo<'_>,
     q: &Query,
     f: &mut Filter<'_, N>,
     band: &[u64; N],
-) -> Result<usize, u32> {
+) -> Result<usize, (u64, u64)> {
     // Entries never reported under a fixed orientation set are skipped outright (globs only
     // narrow the set further).
     let qfilter = match q.orientations {
@@ -649,7 +719,7 @@ fn collect<const N: usize>(
                     let pt = i as u32 * 64 + w.trailing_zeros();
                     w &= w - 1;
                     if hits == HITS {
-                        return Err(e - first);
+                        return Err(((e - first) as u64, count as u64));
                     }
                     f.sc.raw[hits] = pt << ENTRY_BITS | (e - first);
                     hits += 1;
@@ -657,9 +727,13 @@ fn collect<const N: usize>(
             }
         }
     }
-    // Bucket the hits by focus (stable: entries stay ascending within a focus).
-    let n = (f.planes.s * f.planes.s) as usize;
-    let sc = &mut *f.sc;
+    bucket(f.sc, (f.planes.s * f.planes.s) as usize, hits, false);
+    Ok(hits)
+}
+
+/// Buckets `raw[..hits]` by focus into `sorted`/`start` (stable); with `sort`, the entries of
+/// each focus are then sorted ascending (hits not collected in entry order).
+fn bucket(sc: &mut ScanScratch, n: usize, hits: usize, sort: bool) {
     sc.start[..=n].fill(0);
     for &h in &sc.raw[..hits] {
         sc.start[(h >> ENTRY_BITS) as usize + 1] += 1;
@@ -674,7 +748,21 @@ fn collect<const N: usize>(
         sc.sorted[next[p] as usize] = h & ((1 << ENTRY_BITS) - 1);
         next[p] += 1;
     }
-    Ok(hits)
+    if sort {
+        // A few hits per focus: insertion sort.
+        for p in 0..n {
+            let list = &mut sc.sorted[sc.start[p] as usize..sc.start[p + 1] as usize];
+            for i in 1..list.len() {
+                let v = list[i];
+                let mut j = i;
+                while j > 0 && list[j - 1] > v {
+                    list[j] = list[j - 1];
+                    j -= 1;
+                }
+                list[j] = v;
+            }
+        }
+    }
 }
 
 /// Runs the class program, row by row, at every focus of `band` with hits (or a default).
@@ -777,11 +865,11 @@ mod tests {
         sc.build_cols(s);
         for persp in [Colour::Black, Colour::White] {
             sc.valid = [0; KEYS.div_ceil(64)];
+            // A full cache: every plane goes through the temporary slot.
+            sc.used = if full { POOL / N - 1 } else { 0 };
             let mut f = Filter {
                 planes: Planes::<N>::new(b, persp, s),
                 sc: &mut sc,
-                // A full cache: every plane goes through the temporary slot.
-                used: if full { POOL / N - 1 } else { 0 },
                 acc: [0; N],
             };
             for _ in 0..400 {

@@ -27,6 +27,8 @@ mod lut;
 mod sliced;
 pub(crate) mod view;
 
+#[cfg(feature = "alloc")]
+pub use board_parallel::ScanPlan;
 pub use board_parallel::{Area, ScanScratch};
 pub use kernel::view_words;
 

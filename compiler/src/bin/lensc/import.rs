@@ -83,19 +83,24 @@ fn run_gnugo(a: GnugoArgs) -> u8 {
     let mut reports = Vec::new();
     let mut failed = false;
     let mut stdout_text = String::new();
+    let mut progress = crate::progress::Progress::new(a.inputs.len(), "files");
     for input in &a.inputs {
+        progress.start(&input.display().to_string());
         let (name, text) = match read_input(input) {
             Ok(x) => x,
             Err(e) => {
-                eprintln!("error: cannot read {}: {e}", input.display());
+                progress.suspend(|| eprintln!("error: cannot read {}: {e}", input.display()));
                 failed = true;
+                progress.done();
                 continue;
             }
         };
         let imported = gnugo::import_str(&name, &text, &opts);
-        for e in &imported.report.errors {
-            eprintln!("error: {e}");
-        }
+        progress.suspend(|| {
+            for e in &imported.report.errors {
+                eprintln!("error: {e}");
+            }
+        });
         if !imported.report.errors.is_empty() {
             failed = true;
         }
@@ -114,7 +119,9 @@ fn run_gnugo(a: GnugoArgs) -> u8 {
             None => stdout_text.push_str(&imported.source),
         }
         reports.push(imported.report);
+        progress.done();
     }
+    drop(progress);
     print!("{stdout_text}");
     match a.report {
         Some(ReportFormat::Text) => {

@@ -146,8 +146,11 @@ fn load(input: &Input) -> Result<Tree, String> {
         return Ok(tree);
     }
     let mut tree = Tree::with_options(19, !input.no_merge);
+    let mut progress = crate::progress::Progress::new(input.inputs.len(), "files");
     for p in &input.inputs {
+        progress.start(&p.display().to_string());
         load_into(&mut tree, p, conventions(&input.conventions))?;
+        progress.done();
     }
     tree.canonicalize();
     Ok(tree)

@@ -11,6 +11,7 @@ mod fmt;
 mod import;
 mod joseki;
 mod match_cmd;
+mod progress;
 mod stats;
 
 #[derive(Parser, Debug)]
