@@ -161,8 +161,9 @@ fn bench(c: &mut Criterion) {
     for plan in &plans {
         let (shared, unshared) = plan.and_counts();
         eprintln!(
-            "plan of class {}: {} trie nodes, {} plane ANDs stored ({} unshared)",
+            "plan of class {} ({} items): {} trie nodes, {} plane ANDs stored ({} unshared)",
             plan.class().0,
+            rom.class(plan.class()).unwrap().item_count(),
             plan.node_count(),
             shared,
             unshared

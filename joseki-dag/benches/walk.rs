@@ -2,10 +2,13 @@
 //! dictionary when ../shared/data is absent), played on the board in each of the 8
 //! orientations x 2 colours:
 //! * `lookup`: the engine lookup, `Walker::lookup(19, moves, None, ..)`, which itself tries
-//!   all 4 corners x 2 orientations and the rectangles; timed per call (16 calls per iteration);
+//!   all 4 corners x 2 orientations and the rectangles; timed per call (16 calls per iteration),
+//!   with the transition table (`Walker::new`) and without it (`Walker::in_place`, scans);
 //! * `follow_16_frames`: the old path and figure, `Walker::follow` once per variant in its
-//!   known frame (16 calls), the same-run baseline;
-//! each over the Compact and the Fotland blob. Prints bytes parsed per lookup and CPU time.
+//!   known frame (16 calls), the same-run baseline.
+//!
+//! Each over the Compact and the Fotland blob. Prints bytes parsed and table probes per lookup,
+//! and CPU time (minimum and median over batches, and their ratios to the baseline's).
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use lens_joseki::stats::first_paths;
@@ -138,6 +141,7 @@ fn bench(c: &mut Criterion) {
     for enc in [Encoding::Compact, Encoding::Fotland] {
         let blob = encode(&tree, enc);
         let w = Walker::new(&blob).expect("valid blob");
+        let scan = Walker::in_place(&blob).expect("valid blob");
         let mut out = [Continuation::EMPTY; 32];
         eprintln!(
             "{}: {} bytes, {} moves, line {:?}",
@@ -146,14 +150,22 @@ fn bench(c: &mut Criterion) {
             tree.tree_moves(),
             line.iter().map(|m| m.1).collect::<Vec<_>>()
         );
-        // The engine lookup finds the line in every variant; bytes parsed per call.
-        let mut parsed = 0;
+        eprintln!("{}: {w:?}", enc.name());
+        // The engine lookup finds the line in every variant, with and without the table, to
+        // the same answer; bytes parsed and probes per call.
+        let (mut parsed, mut probes, mut scanned) = (0, 0, 0);
+        let mut out2 = [Continuation::EMPTY; 32];
         for (f, first, m) in &variants {
             let r = w.lookup(19, m, None, first.opponent(), &mut out);
             let corner = r.corners[f.corner as usize];
             assert_eq!(corner.state, BookState::InBook, "{} {f:?}", enc.name());
             assert_eq!(corner.followed, 20);
+            let r2 = scan.lookup(19, m, None, first.opponent(), &mut out2);
+            assert_eq!(r.corners, r2.corners);
+            assert_eq!(out[..r.continuations], out2[..r2.continuations]);
             parsed += r.parsed;
+            probes += r.probes;
+            scanned += r2.parsed;
         }
         let old: usize = variants
             .iter()
@@ -163,14 +175,17 @@ fn bench(c: &mut Criterion) {
                 r.parsed
             })
             .sum();
+        let per = |v: usize| v as f64 / calls as f64;
         eprintln!(
-            "{}: bytes parsed per lookup: engine lookup (8 orientations) {:.1}; old path {:.1} per known frame, {} per 16 frames",
+            "{}: per engine lookup (8 orientations): table {:.1} probes + {:.1} bytes parsed (the listing); in place {:.1} bytes parsed; old path {:.1} bytes per known frame, {} per 16 frames",
             enc.name(),
-            parsed as f64 / calls as f64,
-            old as f64 / calls as f64,
+            per(probes),
+            per(parsed),
+            per(scanned),
+            per(old),
             old
         );
-        let lookup_all = |out: &mut [Continuation]| {
+        let lookup_all = |w: &Walker<'_>, out: &mut [Continuation]| {
             let mut n = 0;
             for (_, first, m) in &variants {
                 n += w
@@ -187,12 +202,18 @@ fn bench(c: &mut Criterion) {
             n
         };
         // CPU time per call (the machine is shared): 200 batches of 100 iterations.
-        let t = cpu_per_call(200, 100, calls, || lookup_all(&mut out));
+        let t = cpu_per_call(200, 100, calls, || lookup_all(&w, &mut out));
         cpu.push((format!("{} lookup, per call", enc.name()), t));
+        // In place is slow on Fotland (no skip fields: a dying frame scans whole subtrees).
+        let t = cpu_per_call(40, 10, calls, || lookup_all(&scan, &mut out));
+        cpu.push((format!("{} lookup in place, per call", enc.name()), t));
         let t = cpu_per_call(200, 100, 1, || follow_all(&mut out));
         cpu.push((format!("{} follow, 16 known frames", enc.name()), t));
         group.bench_function(format!("{}/lookup_x16", enc.name()), |b| {
-            b.iter(|| black_box(lookup_all(&mut out)))
+            b.iter(|| black_box(lookup_all(&w, &mut out)))
+        });
+        group.bench_function(format!("{}/lookup_in_place_x16", enc.name()), |b| {
+            b.iter(|| black_box(lookup_all(&scan, &mut out)))
         });
         group.bench_function(format!("{}/follow_16_frames", enc.name()), |b| {
             b.iter(|| black_box(follow_all(&mut out)))
@@ -204,12 +225,13 @@ fn bench(c: &mut Criterion) {
         .find(|(n, _)| n == "compact follow, 16 known frames")
     {
         eprintln!(
-            "CPU time, ns (minimum and median of 200 batches; ratio of minima to the old compact 16-frame figure):"
+            "CPU time, ns (minimum and median of 200 batches; ratios of minima and of medians to the old compact 16-frame figure):"
         );
         for (name, (min, median)) in &cpu {
             eprintln!(
-                "  {name:34} min {min:9.1}  median {median:9.1}  {:6.3}x",
-                min / base.0
+                "  {name:36} min {min:9.1}  median {median:9.1}  {:6.3}x {:6.3}x",
+                min / base.0,
+                median / base.1
             );
         }
     }

@@ -150,7 +150,7 @@ pub struct Lookup {
 
 mod engine;
 mod fast;
-mod index;
+mod table;
 
 pub use engine::{BookCursor, BookLookup, BookState, CornerBook};
 
@@ -158,37 +158,62 @@ pub use engine::{BookCursor, BookLookup, BookState, CornerBook};
 #[derive(Clone)]
 pub struct Walker<'a> {
     l: Layout<'a>,
-    /// Root entries of a plain first move by small point byte (`u32::MAX`: none), built once
-    /// by `new`: every lookup starts at the root, and the root list is the longest.
-    root_index: [u32; 257],
     /// Per code byte: a one-byte entry and its sibling / child bits (`fast::meta`).
     meta: [u8; 256],
-    /// Long sibling lists by point (`index::ListIndex`).
-    index: index::ListIndex,
+    /// The transition table (`Walker::new`); `None`: steps scan the blob (`Walker::in_place`).
+    table: Option<table::Transitions>,
 }
 
 impl std::fmt::Debug for Walker<'_> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Walker")
-            .field("encoding", &self.l.enc)
-            .field("bytes", &self.l.bytes.len())
-            .field("indexed_lists", &self.index.lists())
-            .field("index_bytes", &self.index.heap_bytes())
-            .finish()
+        let mut d = f.debug_struct("Walker");
+        d.field("encoding", &self.l.enc)
+            .field("bytes", &self.l.bytes.len());
+        match &self.table {
+            Some(t) => d
+                .field("table_lists", &t.lists())
+                .field("table_entries", &t.entries())
+                .field("table_bytes", &t.heap_bytes())
+                .field(
+                    "table_bytes_per_entry",
+                    &format_args!("{:.1}", t.heap_bytes() as f64 / t.entries().max(1) as f64),
+                ),
+            None => d.field("table", &"none (scans in place)"),
+        };
+        d.finish()
     }
 }
 
 impl<'a> Walker<'a> {
-    /// Validate the blob once (a full decode), then walk it in place.
+    /// Validate the blob once (a full decode) and build the transition table beside it: a step
+    /// is then one hash probe. The blob stays the walkable format (listings read it).
     pub fn new(bytes: &'a [u8]) -> Result<Walker<'a>, DecodeError> {
+        let mut w = Walker::in_place(bytes)?;
+        w.table = Some(table::Transitions::build(&w.l));
+        Ok(w)
+    }
+
+    /// Validate the blob once (a full decode), then walk it in place: every step scans its
+    /// sibling list. No heap; slower than [`Walker::new`] on long lists.
+    pub fn in_place(bytes: &'a [u8]) -> Result<Walker<'a>, DecodeError> {
+        if bytes.len() >= fast::VBIT as usize {
+            return Err(DecodeError {
+                offset: 0,
+                reason: "blob of 2 GiB or more: too large to walk",
+            });
+        }
         crate::codec::decode(bytes)?;
         let l = parse_header(bytes)?;
         Ok(Walker {
             l,
-            root_index: fast::root_index(&l),
             meta: fast::meta(&l),
-            index: index::ListIndex::build(&l),
+            table: None,
         })
+    }
+
+    /// Heap bytes held beside the blob (the transition table).
+    pub fn heap_bytes(&self) -> usize {
+        self.table.as_ref().map_or(0, |t| t.heap_bytes())
     }
 
     fn root(&self) -> Option<usize> {

@@ -1,5 +1,6 @@
 //! A counting global allocator proves that the walker's lookup path never allocates: the
-//! engine lookup, the cursor (play, copy, lookup), the per-frame walk and the frame listing.
+//! engine lookup, the cursor (play, copy, lookup), the per-frame walk and the frame listing,
+//! with the transition table (`Walker::new`) and without it (`Walker::in_place`).
 
 use lens_joseki::{
     BoardMove, Colour, Continuation, Encoding, Frame, MoveType, Point, Rel, Walker, encode,
@@ -55,58 +56,61 @@ fn lookups_do_not_allocate() {
     t.canonicalize();
     for enc in Encoding::ALL {
         let blob = encode(&t, enc);
-        let w = Walker::new(&blob).unwrap();
-        let variants: Vec<Vec<BoardMove>> = (0..8u8)
-            .map(|o| {
-                let f = Frame::orientation(19, o);
-                [(4, 4), (3, 6), (4, 6), (3, 7)]
-                    .iter()
-                    .enumerate()
-                    .map(|(k, &(x, y))| BoardMove {
-                        colour: if k % 2 == 0 {
-                            Colour::Black
-                        } else {
-                            Colour::White
-                        },
-                        at: f.to_board(x, y),
-                    })
-                    .collect()
-            })
-            .collect();
-        let line = [
-            (Rel::Same, Point::at(4, 4)),
-            (Rel::Opposite, Point::at(5, 3)),
-            (Rel::Same, Point::Pass),
-            (Rel::Opposite, Point::at(3, 3)),
-        ];
-        let mut out = [Continuation::EMPTY; 16];
-        let mut frame_out = [(Rel::Same, Point::Pass, MoveType::Normal); 16];
-        let (found, allocs) = armed(|| {
-            let mut found = 0;
-            for m in &variants {
-                for corner in [None, Some(0), Some(3)] {
-                    let r = w.lookup(19, m, corner, Colour::Black, &mut out);
-                    found += r.in_book() as usize;
+        let table = Walker::new(&blob).unwrap();
+        let scan = Walker::in_place(&blob).unwrap();
+        for w in [&table, &scan] {
+            let variants: Vec<Vec<BoardMove>> = (0..8u8)
+                .map(|o| {
+                    let f = Frame::orientation(19, o);
+                    [(4, 4), (3, 6), (4, 6), (3, 7)]
+                        .iter()
+                        .enumerate()
+                        .map(|(k, &(x, y))| BoardMove {
+                            colour: if k % 2 == 0 {
+                                Colour::Black
+                            } else {
+                                Colour::White
+                            },
+                            at: f.to_board(x, y),
+                        })
+                        .collect()
+                })
+                .collect();
+            let line = [
+                (Rel::Same, Point::at(4, 4)),
+                (Rel::Opposite, Point::at(5, 3)),
+                (Rel::Same, Point::Pass),
+                (Rel::Opposite, Point::at(3, 3)),
+            ];
+            let mut out = [Continuation::EMPTY; 16];
+            let mut frame_out = [(Rel::Same, Point::Pass, MoveType::Normal); 16];
+            let (found, allocs) = armed(|| {
+                let mut found = 0;
+                for m in &variants {
+                    for corner in [None, Some(0), Some(3)] {
+                        let r = w.lookup(19, m, corner, Colour::Black, &mut out);
+                        found += r.in_book() as usize;
+                    }
+                    let mut c = w.cursor(19, None);
+                    for &mv in m {
+                        c.play(mv);
+                        let saved = c;
+                        found += saved.lookup(Colour::White, &mut out).continuations;
+                    }
+                    let f = Frame::orientation(19, 0);
+                    found += w.follow(&f, m, Colour::Black, &mut out).followed;
+                    found += w.lookup_corner(19, 1, m, Colour::Black, &mut out).followed;
                 }
-                let mut c = w.cursor(19, None);
-                for &mv in m {
-                    c.play(mv);
-                    let saved = c;
-                    found += saved.lookup(Colour::White, &mut out).continuations;
-                }
-                let f = Frame::orientation(19, 0);
-                found += w.follow(&f, m, Colour::Black, &mut out).followed;
-                found += w.lookup_corner(19, 1, m, Colour::Black, &mut out).followed;
-            }
-            found += w.frame_next(&line, &mut frame_out).map_or(0, |r| r.0);
-            found += w.follow_frame(&line, &mut frame_out).unwrap_or(0);
-            found
-        });
-        assert_eq!(allocs, 0, "{enc:?}: the lookup path allocated");
-        assert!(
-            found > 8 * 3,
-            "{enc:?}: the lookups found the lines ({found})"
-        );
+                found += w.frame_next(&line, &mut frame_out).map_or(0, |r| r.0);
+                found += w.follow_frame(&line, &mut frame_out).unwrap_or(0);
+                found
+            });
+            assert_eq!(allocs, 0, "{enc:?} {w:?}: the lookup path allocated");
+            assert!(
+                found > 8 * 3,
+                "{enc:?}: the lookups found the lines ({found})"
+            );
+        }
     }
     // The counter itself works.
     let (v, allocs) = armed(|| std::hint::black_box(vec![1u8; 10]));

@@ -632,6 +632,7 @@ fn fast_walk_agrees_with_the_tree_and_the_old_walk_on_every_vertex() {
     let mut checked = 0;
     let mut out = [(Rel::Same, Point::Pass, MoveType::Normal); 256];
     let mut old = [(Rel::Same, Point::Pass, MoveType::Normal); 256];
+    let mut scanned = [(Rel::Same, Point::Pass, MoveType::Normal); 256];
     for (name, text) in &files {
         let mut t = Tree::new();
         import_sgf_into(&mut t, text, Conventions::Auto).unwrap();
@@ -639,11 +640,26 @@ fn fast_walk_agrees_with_the_tree_and_the_old_walk_on_every_vertex() {
         for enc in Encoding::ALL {
             let blob = encode(&t, enc);
             let w = Walker::new(&blob).unwrap();
+            let scan = Walker::in_place(&blob).unwrap();
             for path in vertex_paths(&t) {
                 let expect = tree_next(&t, &path).expect("a path of the tree");
                 let (n, parsed) = w
                     .frame_next(&path, &mut out)
                     .unwrap_or_else(|| panic!("{name} {enc:?}: {path:?} not found"));
+                // The walker without the table scans the blob to the same answer; it parses
+                // the same listing plus the walk (at least the root entry).
+                let (n2, parsed2) = scan
+                    .frame_next(&path, &mut scanned)
+                    .unwrap_or_else(|| panic!("{name} {enc:?}: {path:?} not found in place"));
+                assert_eq!(
+                    &scanned[..n2],
+                    &out[..n],
+                    "{name} {enc:?}: {path:?} in place"
+                );
+                assert!(
+                    parsed2 > parsed || (path.is_empty() && parsed2 == parsed),
+                    "{name}: {path:?}"
+                );
                 let mut got = out[..n].to_vec();
                 got.sort();
                 assert_eq!(got, expect, "{name} {enc:?}: {path:?}");
@@ -652,7 +668,10 @@ fn fast_walk_agrees_with_the_tree_and_the_old_walk_on_every_vertex() {
                     .expect("the old walk finds it");
                 assert_eq!(m, n);
                 assert_eq!(&old[..m], &out[..n], "{name} {enc:?}: same order too");
-                assert!(parsed > 0 || n == 0, "{name}: a listing parses its entries");
+                assert!(
+                    parsed2 > 0 || n == 0,
+                    "{name}: a walk in place parses its entries"
+                );
                 checked += 1;
             }
         }

@@ -18,8 +18,8 @@
 //! tenuki as `tt` often enough for it to rank among the 62. Versions 1 and 2 had no pass in the
 //! table and still decode (their 0xFF table byte is the point (16, 16)).
 //! Our additions to Fotland's 1993 layout (none of them change a 1-byte entry): the far form for
-//! x or y > 16 and passes not in the table, relative pointers with a 3-byte long form, and the two far-form bits
-//! for colour-reverse and setup stones (his format had no place for either).
+//! x or y > 16 and passes not in the table, relative pointers with a 3-byte long form, and the
+//! two far-form bits for colour-reverse and setup stones (his format had no place for either).
 
 use super::{
     DecodeError, Encoding, Layout, PEntry, RawEntry, err, from_small, layout, read_far,

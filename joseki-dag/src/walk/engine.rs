@@ -13,7 +13,7 @@
 //!
 //! Each move costs, per live frame, one scan of the sibling list it is played from.
 
-use super::fast::{At, LEAF};
+use super::fast::{At, LEAF, Work};
 use super::{BoardMove, Colour, Continuation, Frame, Walker};
 use crate::model::{Point, Rel};
 
@@ -81,8 +81,10 @@ pub struct BookLookup {
     /// plus the first moves of a named empty corner. Only `out.len()` are written; once `out`
     /// is full, further ones are counted without removing duplicates.
     pub continuations: usize,
-    /// Blob bytes parsed by the walk and the listing.
+    /// Blob bytes parsed by the walk (a walker without a table) and the listing.
     pub parsed: usize,
+    /// Transition-table probes made by the walk (a walker with a table).
+    pub probes: usize,
 }
 
 impl BookLookup {
@@ -96,163 +98,140 @@ impl BookLookup {
     }
 }
 
-/// One rectangle of one corner, in both orientations.
-#[derive(Clone, Copy, Debug)]
-struct RectWalk {
-    /// Moves inside the rectangle so far.
-    n: u16,
-    /// The colour of the first of them: colours are relative to it.
-    first: Colour,
-    /// Orientation `t` (0 untransposed, 1 transposed): where its walk stands.
-    at: [At; 2],
-    /// Moves followed, and the index of the move it died at (`u32::MAX`: alive).
-    followed: [u16; 2],
-    left: [u32; 2],
-    /// The two orientations have seen the same corner-frame moves (all on the diagonal).
-    shared: bool,
-}
+/// Rectangles are numbered `corner * 3 + r`: `r` 0 is the corner's quarter board, 1 the half
+/// board along its untransposed frame's x axis (full width), 2 the half along its y axis (full
+/// height). Walks are numbered `rect * 2 + t`, `t` 1 for the transposed orientation.
+const RECTS: usize = 12;
+const WALKS: usize = 2 * RECTS;
 
-impl RectWalk {
-    const NEW: RectWalk = RectWalk {
-        n: 0,
-        first: Colour::Black,
-        at: [
-            At {
-                list: LEAF,
-                last: Rel::Opposite,
-            },
-            At {
-                list: LEAF,
-                last: Rel::Opposite,
-            },
-        ],
-        followed: [0; 2],
-        left: [u32::MAX; 2],
-        shared: true,
-    };
-
-    fn alive(&self, t: usize) -> bool {
-        self.left[t] == u32::MAX
-    }
-
-    /// Play a move inside the rectangle. A dead rectangle only counts it (inlined: most
-    /// rectangles of a lookup die at their first move).
-    #[inline(always)]
-    fn play(&mut self, w: &Walker<'_>, cx: u8, cy: u8, colour: Colour, k: u32, parsed: &mut usize) {
-        if self.n > 0 && self.left[0] != u32::MAX && self.left[1] != u32::MAX {
-            self.n = self.n.saturating_add(1);
-            return;
-        }
-        self.play_live(w, cx, cy, colour, k, parsed);
-    }
-
-    fn play_live(
-        &mut self,
-        w: &Walker<'_>,
-        cx: u8,
-        cy: u8,
-        colour: Colour,
-        k: u32,
-        parsed: &mut usize,
-    ) {
-        if self.n == 0 {
-            self.first = colour;
-            self.at = [w.root_at(); 2];
-        }
-        self.n = self.n.saturating_add(1);
-        let rel = if colour == self.first {
-            Rel::Same
-        } else {
-            Rel::Opposite
-        };
-        if self.shared {
-            if !self.alive(0) {
-                return;
+/// The region lanes a move adds one to, by its half boards (as [`RECTS_OF`]): quarter board
+/// `c` in lane `c`, then the top, bottom, left and right halves.
+const REGION_INC: [u128; 16] = {
+    let mut t = [0u128; 16];
+    let mut h = 0;
+    while h < 16 {
+        let (l, r, tp, b) = (h & 1 != 0, h & 2 != 0, h & 4 != 0, h & 8 != 0);
+        let lanes = [l && tp, r && tp, l && b, r && b, tp, b, l, r];
+        let mut i = 0;
+        while i < 8 {
+            if lanes[i] {
+                t[h] |= 1 << (16 * i);
             }
-            if cx == cy {
-                self.advance(w, 0, rel, Point::at(cx, cy), k, parsed);
-                self.at[1] = self.at[0];
-                self.followed[1] = self.followed[0];
-                self.left[1] = self.left[0];
-                return;
+            i += 1;
+        }
+        h += 1;
+    }
+    t
+};
+
+/// The quarter boards' bits.
+const QUARTERS: u16 = 0b001_001_001_001;
+
+/// (corner, r) of each rectangle.
+const RECT_CR: [(u8, u8); RECTS] = {
+    let mut t = [(0, 0); RECTS];
+    let mut i = 0;
+    while i < RECTS {
+        t[i] = ((i / 3) as u8, (i % 3) as u8);
+        i += 1;
+    }
+    t
+};
+
+/// The rectangles holding a board point, by which half boards hold it (bit 0 the left half,
+/// 1 the right, 2 the top, 3 the bottom; the middle line of an odd board is in both).
+const RECTS_OF: [u16; 16] = {
+    let mut t = [0u16; 16];
+    let mut h = 0;
+    while h < 16 {
+        let mut c = 0;
+        while c < 4 {
+            // Frame y <= half: the top half for a top corner; frame x <= half: the left half
+            // for a left corner.
+            let in_h1 = h & (if c & 2 != 0 { 8 } else { 4 }) != 0;
+            let in_h2 = h & (if c & 1 != 0 { 2 } else { 1 }) != 0;
+            if in_h1 && in_h2 {
+                t[h] |= 1 << (c * 3);
             }
-            self.shared = false;
-        }
-        if self.alive(0) {
-            self.advance(w, 0, rel, Point::at(cx, cy), k, parsed);
-        }
-        if self.alive(1) {
-            self.advance(w, 1, rel, Point::at(cy, cx), k, parsed);
-        }
-    }
-
-    #[inline]
-    fn advance(
-        &mut self,
-        w: &Walker<'_>,
-        t: usize,
-        rel: Rel,
-        p: Point,
-        k: u32,
-        parsed: &mut usize,
-    ) {
-        match w.step(self.at[t], rel, p, parsed) {
-            Some(next) => {
-                self.at[t] = next;
-                self.followed[t] += 1;
+            if in_h1 {
+                t[h] |= 1 << (c * 3 + 1);
             }
-            None => self.left[t] = k,
+            if in_h2 {
+                t[h] |= 1 << (c * 3 + 2);
+            }
+            c += 1;
         }
+        h += 1;
     }
-}
-
-/// One corner: its quarter board (0) and the two half boards along its edges (1: full width of
-/// the untransposed frame, 2: full height), a half sharing the quarter's walk until it holds a
-/// move the quarter does not.
-#[derive(Clone, Copy, Debug)]
-struct CornerWalk {
-    rects: [RectWalk; 3],
-    own: [bool; 3],
-}
-
-impl CornerWalk {
-    const NEW: CornerWalk = CornerWalk {
-        rects: [RectWalk::NEW; 3],
-        own: [true, false, false],
-    };
-
-    fn rect(&self, r: usize) -> &RectWalk {
-        &self.rects[if self.own[r] { r } else { 0 }]
-    }
-}
+    t
+};
 
 /// An incremental lookup: play the moves of a game one at a time, ask for the book's
-/// continuations whenever needed. Each move costs one sibling-list scan per live frame. It is
-/// `Copy` (a few hundred bytes, no heap), so an engine can save and restore it around a search.
+/// continuations whenever needed. It is `Copy` (about 400 bytes, no heap), so an engine can
+/// save and restore it around a search.
+///
+/// The 24 frames (4 corners x 3 rectangles x 2 orientations) are walks; bitmasks say which are
+/// alive, which rectangle has its own walks and which orientations still share one, so a move
+/// costs one table probe per live walk it falls in and nothing for dead ones.
 #[derive(Clone, Copy, Debug)]
 pub struct BookCursor<'w, 'a> {
     walker: &'w Walker<'a>,
     size: u8,
     half: u8,
-    /// Bit `c`: corner `c` is looked up.
+    /// Bit `c`: corner `c` is looked up; `rects`: the rectangles of those corners.
     mask: u8,
+    rects: u16,
     played: u32,
-    parsed: usize,
-    corners: [CornerWalk; 4],
+    work: Work,
+    /// Moves in each region, a 16-bit lane each (counting stops at 65,535 moves played): the
+    /// quarter boards by corner, then the top, bottom, left and right half boards (the moves
+    /// inside a rectangle, see [`BookCursor::n`]).
+    regions: u128,
+    /// Rectangles with walks of their own: a quarter board from its first move; a half board
+    /// shares its quarter's walks until it holds a move the quarter does not.
+    own: u16,
+    /// Rectangles whose transposed walk still equals the untransposed one (every move so far
+    /// on the corner's diagonal); the two are stepped once and kept equal.
+    shared: u16,
+    /// Rectangles with walks of their own, none alive: a move in them costs nothing.
+    done: u16,
+    /// Walks alive.
+    live: u32,
+    /// Per rectangle: the colour of its first move (colours are relative to it).
+    first: [Colour; RECTS],
+    /// Per walk: where it stands, moves followed, index of the move it died at (`u32::MAX`).
+    at: [At; WALKS],
+    followed: [u16; WALKS],
+    left: [u32; WALKS],
 }
 
 impl<'w, 'a> BookCursor<'w, 'a> {
     /// An empty `size` board (at most 25); `corner`: only that corner, or `None`: all four.
     pub fn new(walker: &'w Walker<'a>, size: u8, corner: Option<u8>) -> BookCursor<'w, 'a> {
         let size = size.clamp(2, 25);
+        let mask = corner.map_or(0xF, |c| 1 << (c & 3));
         BookCursor {
             walker,
             size,
             half: size.div_ceil(2),
-            mask: corner.map_or(0xF, |c| 1 << (c & 3)),
+            mask,
+            rects: (0..4)
+                .filter(|c| mask & (1 << c) != 0)
+                .fold(0, |m, c| m | 7 << (3 * c)),
             played: 0,
-            parsed: 0,
-            corners: [CornerWalk::NEW; 4],
+            work: Work::default(),
+            regions: 0,
+            own: 0,
+            shared: 0,
+            done: 0,
+            live: 0,
+            first: [Colour::Black; RECTS],
+            at: [At {
+                list: LEAF,
+                last: Rel::Opposite,
+            }; WALKS],
+            followed: [0; WALKS],
+            left: [u32::MAX; WALKS],
         }
     }
 
@@ -263,7 +242,30 @@ impl<'w, 'a> BookCursor<'w, 'a> {
 
     /// Blob bytes parsed by the moves played so far (a lookup adds its listing).
     pub fn parsed(&self) -> usize {
-        self.parsed
+        self.work.parsed
+    }
+
+    /// Transition-table probes made by the moves played so far.
+    pub fn probes(&self) -> usize {
+        self.work.probes
+    }
+
+    /// Moves inside rectangle `r` of corner `c`.
+    #[inline]
+    fn n(&self, c: usize, r: usize) -> u32 {
+        (self.regions >> (16 * [c, 4 + (c >> 1), 6 + (c & 1)][r]) & 0xFFFF) as u32
+    }
+
+    /// The rectangle whose walks rectangle `r` of corner `c` uses.
+    #[inline]
+    fn resolve(&self, c: usize, r: usize) -> usize {
+        let i = c * 3 + r;
+        if self.own & (1 << i) != 0 { i } else { c * 3 }
+    }
+
+    #[inline]
+    fn alive(&self, rect: usize, t: usize) -> bool {
+        self.live & (1 << (rect * 2 + t)) != 0
     }
 
     /// Play one move (a pass, or a point off the board, is play elsewhere for every corner).
@@ -271,37 +273,115 @@ impl<'w, 'a> BookCursor<'w, 'a> {
         let k = self.played;
         self.played = self.played.saturating_add(1);
         let Some((x, y)) = m.at else { return };
-        if x >= self.size || y >= self.size {
+        let (size, half) = (self.size, self.half);
+        if x >= size || y >= size {
             return;
         }
-        let (size, half, w) = (self.size, self.half, self.walker);
-        for c in 0..4u8 {
-            if self.mask & (1 << c) == 0 {
-                continue;
+        let (l, r, t, b) = (x < half, x >= size - half, y < half, y >= size - half);
+        let h = l as usize | (r as usize) << 1 | (t as usize) << 2 | (b as usize) << 3;
+        if k < u16::MAX as u32 {
+            // No region holds more moves than were played: no lane overflows.
+            self.regions += REGION_INC[h];
+        }
+        let holds = RECTS_OF[h];
+        // A half board without walks of its own, for a move in its quarter, is played as the
+        // quarter.
+        let quarters = holds & QUARTERS;
+        let sharing = (quarters << 1 | quarters << 2) & !self.own;
+        let mut todo = holds & self.rects & !self.done & !sharing;
+        while todo != 0 {
+            let i = todo.trailing_zeros() as usize;
+            todo &= todo - 1;
+            let (c, r) = RECT_CR[i];
+            let bit = 1u16 << i;
+            if self.own & bit == 0 {
+                self.start(i, i - r as usize, m.colour);
+                if self.done & bit != 0 {
+                    continue;
+                }
             }
             // The untransposed frame of corner c (Frame::to_corner, inlined).
             let cx = if c & 1 != 0 { size - x } else { x + 1 };
             let cy = if c & 2 != 0 { size - y } else { y + 1 };
-            let in_h1 = cy <= half;
-            let in_h2 = cx <= half;
-            if !in_h1 && !in_h2 {
-                continue;
+            self.step_rect(i, cx, cy, m.colour, k);
+        }
+    }
+
+    /// Give rectangle `i` walks of its own: a quarter board (`i == quarter`), or a half board
+    /// whose quarter has none, starts at the empty corner; a half board copies its quarter's.
+    #[cold]
+    fn start(&mut self, i: usize, quarter: usize, colour: Colour) {
+        let bit = 1u16 << i;
+        self.own |= bit;
+        if i != quarter && self.own & (1 << quarter) != 0 {
+            self.first[i] = self.first[quarter];
+            for t in 0..2 {
+                let (a, b) = (2 * i + t, 2 * quarter + t);
+                self.at[a] = self.at[b];
+                self.followed[a] = self.followed[b];
+                self.left[a] = self.left[b];
             }
-            let cw = &mut self.corners[c as usize];
-            if in_h1 && in_h2 {
-                cw.rects[0].play(w, cx, cy, m.colour, k, &mut self.parsed);
-                for r in 1..3 {
-                    if cw.own[r] {
-                        cw.rects[r].play(w, cx, cy, m.colour, k, &mut self.parsed);
-                    }
-                }
+            self.live = self.live & !(3 << (2 * i)) | (self.live >> (2 * quarter) & 3) << (2 * i);
+            self.shared = self.shared & !bit | ((self.shared >> quarter) & 1) << i;
+            self.done = self.done & !bit | ((self.done >> quarter) & 1) << i;
+            return;
+        }
+        self.first[i] = colour;
+        let root = self.walker.root_at();
+        self.at[2 * i] = root;
+        self.at[2 * i + 1] = root;
+        self.live |= 3 << (2 * i);
+        self.shared |= bit;
+    }
+
+    /// Play a move at corner-frame `(cx, cy)` in rectangle `i` (which has walks of its own).
+    #[inline]
+    fn step_rect(&mut self, i: usize, cx: u8, cy: u8, colour: Colour, k: u32) {
+        let bit = 1u16 << i;
+        let rel = if colour == self.first[i] {
+            Rel::Same
+        } else {
+            Rel::Opposite
+        };
+        let (a, b) = (2 * i, 2 * i + 1);
+        if self.shared & bit != 0 {
+            if cx == cy {
+                // On the diagonal: one step serves both orientations.
+                self.step_walk(a, rel, Point::at(cx, cy), k);
+                self.at[b] = self.at[a];
+                self.followed[b] = self.followed[a];
+                self.left[b] = self.left[a];
+                self.live = self.live & !(1 << b) | (self.live >> a & 1) << b;
             } else {
-                let r = if in_h1 { 1 } else { 2 };
-                if !cw.own[r] {
-                    cw.rects[r] = cw.rects[0];
-                    cw.own[r] = true;
+                self.shared &= !bit;
+                if self.live & (1 << a) != 0 {
+                    self.step_walk(a, rel, Point::at(cx, cy), k);
+                    self.step_walk(b, rel, Point::at(cy, cx), k);
                 }
-                cw.rects[r].play(w, cx, cy, m.colour, k, &mut self.parsed);
+            }
+        } else {
+            if self.live & (1 << a) != 0 {
+                self.step_walk(a, rel, Point::at(cx, cy), k);
+            }
+            if self.live & (1 << b) != 0 {
+                self.step_walk(b, rel, Point::at(cy, cx), k);
+            }
+        }
+        if self.live & (3 << a) == 0 {
+            self.done |= bit;
+        }
+    }
+
+    #[inline(always)]
+    fn step_walk(&mut self, j: usize, rel: Rel, p: Point, k: u32) {
+        match self.walker.step(self.at[j], rel, p, &mut self.work) {
+            Some(next) => {
+                self.at[j] = next;
+                self.followed[j] = self.followed[j].saturating_add(1);
+            }
+            None => {
+                self.left[j] = k;
+                self.live &= !(1 << j);
             }
         }
     }
@@ -313,14 +393,13 @@ impl<'w, 'a> BookCursor<'w, 'a> {
     /// Does not change the cursor.
     pub fn lookup(&self, to_move: Colour, out: &mut [Continuation]) -> BookLookup {
         let w = self.walker;
-        let mut parsed = self.parsed;
+        let mut work = self.work;
         let mut n = 0;
         let mut corners = [0u8, 1, 2, 3].map(|c| CornerBook::empty(c, self.half));
         for c in 0..4usize {
             if self.mask & (1 << c) == 0 {
                 continue;
             }
-            let cw = &self.corners[c];
             let dims = [
                 (self.half, self.half),
                 (self.size, self.half),
@@ -329,36 +408,43 @@ impl<'w, 'a> BookCursor<'w, 'a> {
             let book = &mut corners[c];
             // Largest rectangles first: the two half boards (the one holding more moves
             // first), then the quarter.
-            let order = if cw.rect(2).n > cw.rect(1).n {
+            let order = if self.n(c, 2) > self.n(c, 1) {
                 [2usize, 1, 0]
             } else {
                 [1, 2, 0]
             };
             let found = order.into_iter().find(|&r| {
-                let rw = cw.rect(r);
-                rw.n > 0 && (rw.alive(0) || rw.alive(1))
+                let i = self.resolve(c, r);
+                self.n(c, r) > 0 && (self.alive(i, 0) || self.alive(i, 1))
             });
             if let Some(r) = found {
-                let rw = cw.rect(r);
+                let i = self.resolve(c, r);
                 (book.width, book.height) = dims[r];
                 book.state = BookState::InBook;
-                book.followed = rw.n as usize;
+                book.followed = self.n(c, r) as usize;
                 for t in 0..2 {
-                    if rw.alive(t) {
+                    if self.alive(i, t) {
                         book.orientations |= 1 << t;
                         let frame = book.frame(self.size, t == 1);
-                        w.list_into(rw.at[t], &frame, rw.first, out, &mut n, &mut parsed);
+                        w.list_into(
+                            self.at[2 * i + t],
+                            &frame,
+                            self.first[i],
+                            out,
+                            &mut n,
+                            &mut work.parsed,
+                        );
                     }
                 }
                 continue;
             }
-            if cw.rects[0].n == 0 {
+            if self.n(c, 0) == 0 {
                 // Empty: a named corner offers the book's first moves.
                 if self.mask != 0xF {
                     book.orientations = 3;
                     for t in [false, true] {
                         let frame = book.frame(self.size, t);
-                        w.list_into(w.root_at(), &frame, to_move, out, &mut n, &mut parsed);
+                        w.list_into(w.root_at(), &frame, to_move, out, &mut n, &mut work.parsed);
                     }
                 }
                 continue;
@@ -369,12 +455,12 @@ impl<'w, 'a> BookCursor<'w, 'a> {
             // than a half board whose first move is some other corner's).
             let mut best: Option<((u16, u32), usize)> = None;
             for r in order {
-                let rw = cw.rect(r);
-                if rw.n == 0 {
+                if self.n(c, r) == 0 {
                     continue;
                 }
+                let i = self.resolve(c, r);
                 for t in 0..2 {
-                    let key = (rw.followed[t], rw.left[t]);
+                    let key = (self.followed[2 * i + t], self.left[2 * i + t]);
                     if best.is_none_or(|b| key > b.0) {
                         best = Some((key, r));
                     }
@@ -389,7 +475,8 @@ impl<'w, 'a> BookCursor<'w, 'a> {
         BookLookup {
             corners,
             continuations: n,
-            parsed,
+            parsed: work.parsed,
+            probes: work.probes,
         }
     }
 }

@@ -1,27 +1,56 @@
-//! The fast step: one move from a position, by scanning its sibling list in place.
+//! The fast step: one move from a position, through the transition table (`table`) or, for
+//! a walker without one ([`Walker::in_place`]), by scanning its sibling list in place.
 //!
-//! Compact entries of classes 0-3 are one byte: they are compared on their code and skipped
-//! without building a [`RawEntry`](crate::codec::RawEntry); earlier siblings' subtrees are
-//! jumped by their skip fields, or counted over byte by byte when small. Every other entry (and
-//! every Fotland entry) goes through `read_entry`. The blob was validated by `Walker::new`, so a
-//! read error here only ends the walk.
+//! The scan: Compact entries of classes 0-3 are one byte: they are compared on their code and
+//! skipped without building a [`RawEntry`](crate::codec::RawEntry); earlier siblings' subtrees
+//! are jumped by their skip fields, or counted over byte by byte when small. Every other entry
+//! (and every Fotland entry) goes through `read_entry`. The blob was validated by
+//! `Walker::new`, so a read error here only ends the walk.
 
-use super::index::Probe;
 use super::{Colour, Continuation, Frame, Walker};
 use crate::codec::compact::CLASS_BITS;
-use crate::codec::{Encoding, Layout, read_entry, small_point};
+use crate::codec::{Encoding, Layout, VIRTUAL, is_virtual, read_entry};
 use crate::model::{MoveType, Point, Rel};
 
-/// No child list (a leaf). Lists are offsets in the blob, or the codec's virtual positions
-/// (the second move of a pair code), which only `read_entry` reads.
-pub(crate) const LEAF: usize = usize::MAX;
+/// No child list (a leaf).
+pub(crate) const LEAF: u32 = u32::MAX;
+/// A list named by a `u32`: a blob offset, or with this bit, the codec's virtual position of a
+/// pair code's second move (which only `read_entry` reads). Blobs are under 2 GiB.
+pub(crate) const VBIT: u32 = 1 << 31;
+
+/// A list position (blob offset or virtual) as a `u32` list name.
+#[inline]
+pub(crate) fn list_key(pos: usize) -> u32 {
+    if is_virtual(pos) {
+        (pos & !VIRTUAL) as u32 | VBIT
+    } else {
+        pos as u32
+    }
+}
+
+/// A `u32` list name (not `LEAF`) as a list position.
+#[inline]
+pub(crate) fn list_pos(list: u32) -> usize {
+    if list & VBIT != 0 {
+        VIRTUAL | (list & !VBIT) as usize
+    } else {
+        list as usize
+    }
+}
 
 /// Where a walk stands: the child list of the position reached (`LEAF`: nothing follows) and
 /// the colour of the move that reached it. The empty corner acts as if `Opposite` moved last.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct At {
-    pub list: usize,
+    pub list: u32,
     pub last: Rel,
+}
+
+/// The work a walk did: blob bytes parsed (scans and listings) and table probes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Work {
+    pub parsed: usize,
+    pub probes: usize,
 }
 
 /// One entry as the listing sees it.
@@ -54,48 +83,13 @@ pub(crate) fn meta(l: &Layout<'_>) -> [u8; 256] {
     m
 }
 
-/// Root entries of a plain first move (no colour exception, no setup, small point) by point
-/// byte: the first step of every lookup is one load instead of a scan of the longest list.
-/// Slot 256 is 0 when no other move entry is at the root (a far first move, a pass or a
-/// colour exception), so a frame whose first move is far from its corner dies without a scan.
-pub(crate) fn root_index(l: &Layout<'_>) -> [u32; 257] {
-    let mut idx = [u32::MAX; 257];
-    idx[256] = 0;
-    let mut pos = l.root;
-    let mut parsed = 0;
-    while pos < l.bytes.len() {
-        let Ok(e) = read_entry(l, pos) else { break };
-        if e.setup.is_none()
-            && !e.colour_exception
-            && let Some(b) = small_point(e.point)
-            && idx[b as usize] == u32::MAX
-        {
-            idx[b as usize] = pos as u32;
-        } else if e.setup.is_none() {
-            idx[256] = 1;
-        }
-        if !e.has_sibling {
-            break;
-        }
-        pos = match e.skip.filter(|_| e.inline_children()) {
-            Some(next) => next,
-            None if e.inline_children() => match crate::codec::skip_list(l, e.end, &mut parsed) {
-                Ok(p) => p,
-                Err(_) => break,
-            },
-            None => e.end,
-        };
-    }
-    idx
-}
-
 impl Walker<'_> {
     /// The empty corner.
     #[inline]
     pub(crate) fn root_at(&self) -> At {
         At {
             list: if self.l.root < self.l.bytes.len() {
-                self.l.root
+                self.l.root as u32
             } else {
                 LEAF
             },
@@ -114,49 +108,56 @@ impl Walker<'_> {
     /// Play (`rel`, `point`) from `at`. A colour repeat (the other side played elsewhere)
     /// follows a recorded tenuki if the list has no colour-exception move for it.
     #[inline]
-    pub(crate) fn step(&self, at: At, rel: Rel, point: Point, parsed: &mut usize) -> Option<At> {
+    pub(crate) fn step(&self, at: At, rel: Rel, point: Point, work: &mut Work) -> Option<At> {
         if at.list == LEAF {
             return None;
         }
-        if let Some(next) = self.seek(at.list, at.last, point, rel, parsed) {
+        if let Some(t) = &self.table {
+            return t.step(at, rel, point, &mut work.probes);
+        }
+        self.scan_step(at, rel, point, &mut work.parsed)
+    }
+
+    /// [`Walker::step`] by scanning the blob (the walker without a table, and the reference
+    /// the table is tested against).
+    #[inline(never)]
+    pub(crate) fn scan_step(
+        &self,
+        at: At,
+        rel: Rel,
+        point: Point,
+        parsed: &mut usize,
+    ) -> Option<At> {
+        if at.list == LEAF {
+            return None;
+        }
+        let list = list_pos(at.list);
+        if let Some(next) = self.seek(list, at.last, point, rel, parsed) {
             return Some(next);
         }
         if rel == at.last && point != Point::Pass {
-            let p = self.seek(at.list, at.last, Point::Pass, at.last.flip(), parsed)?;
+            let p = self.seek(list, at.last, Point::Pass, at.last.flip(), parsed)?;
             if p.list == LEAF {
                 return None;
             }
-            return self.seek(p.list, p.last, point, rel, parsed);
+            return self.seek(list_pos(p.list), p.last, point, rel, parsed);
         }
         None
     }
 
     /// The entry for (`rel`, `point`) in the list at `list` (after a move of colour `pc`).
     #[inline]
-    fn seek(&self, list: usize, pc: Rel, point: Point, rel: Rel, parsed: &mut usize) -> Option<At> {
+    pub(super) fn seek(
+        &self,
+        list: usize,
+        pc: Rel,
+        point: Point,
+        rel: Rel,
+        parsed: &mut usize,
+    ) -> Option<At> {
         let exception = rel == pc;
-        let small = small_point(point);
-        if list == self.l.root {
-            match small {
-                Some(b) if !exception => {
-                    let pos = self.root_index[b as usize];
-                    if pos == u32::MAX {
-                        return None;
-                    }
-                    return self.enter(pos as usize, rel, parsed);
-                }
-                _ if self.root_index[256] == 0 => return None,
-                _ => {}
-            }
-        } else {
-            match self.index.probe(list, small, exception) {
-                Probe::At(pos) => return self.enter(pos, rel, parsed),
-                Probe::Absent => return None,
-                Probe::Scan => {}
-            }
-        }
         // A one-byte entry is never a colour exception, a pass or a far point.
-        let want = match small {
+        let want = match crate::codec::small_point(point) {
             Some(b) if !exception => b as u16,
             _ => 0x100,
         };
@@ -166,7 +167,11 @@ impl Walker<'_> {
                 *parsed += 1;
                 if p as u16 == want {
                     return Some(At {
-                        list: if m & CHILD != 0 { pos + 1 } else { LEAF },
+                        list: if m & CHILD != 0 {
+                            list_key(pos + 1)
+                        } else {
+                            LEAF
+                        },
                         last: rel,
                     });
                 }
@@ -184,7 +189,7 @@ impl Walker<'_> {
             *parsed += e.end - e.start;
             if e.setup.is_none() && e.point == point && e.colour(pc) == rel {
                 return Some(At {
-                    list: e.children().unwrap_or(LEAF),
+                    list: e.children().map_or(LEAF, list_key),
                     last: rel,
                 });
             }
@@ -197,24 +202,6 @@ impl Walker<'_> {
                 None => e.end,
             };
         }
-    }
-
-    /// The position after the entry at `pos`, a move of colour `rel`.
-    #[inline]
-    fn enter(&self, pos: usize, rel: Rel, parsed: &mut usize) -> Option<At> {
-        if let Some((m, _)) = self.one_byte(pos) {
-            *parsed += 1;
-            return Some(At {
-                list: if m & CHILD != 0 { pos + 1 } else { LEAF },
-                last: rel,
-            });
-        }
-        let e = read_entry(&self.l, pos).ok()?;
-        *parsed += e.end - e.start;
-        Some(At {
-            list: e.children().unwrap_or(LEAF),
-            last: rel,
-        })
     }
 
     /// Offset just after the list at `pos` and every inline subtree in it (a pair code's
@@ -254,7 +241,7 @@ impl Walker<'_> {
         if at.list == LEAF {
             return;
         }
-        let mut pos = at.list;
+        let mut pos = list_pos(at.list);
         loop {
             // (has a sibling, Ok(next sibling) | Err(inline children to skip over)).
             let (has_sibling, next) = if let Some((m, p)) = self.one_byte(pos) {
@@ -370,24 +357,25 @@ impl Walker<'_> {
     /// Follow corner-frame moves (colours relative to the first, passes allowed) on the fast
     /// path and list the continuations in frame coordinates: the frame-level form of
     /// [`Walker::lookup`], for tools and differential tests. `None`: a move is not in the book.
-    /// Returns (continuations known, bytes parsed); only `out.len()` are written.
+    /// Returns (continuations known, blob bytes parsed: by the listing, and by the walk of a
+    /// walker without a table); only `out.len()` are written.
     pub fn frame_next(
         &self,
         line: &[(Rel, Point)],
         out: &mut [(Rel, Point, MoveType)],
     ) -> Option<(usize, usize)> {
-        let mut parsed = 0;
+        let mut work = Work::default();
         let mut at = self.root_at();
         for &(rel, point) in line {
-            at = self.step(at, rel, point, &mut parsed)?;
+            at = self.step(at, rel, point, &mut work)?;
         }
         let mut n = 0;
-        self.each(at, &mut parsed, |v| {
+        self.each(at, &mut work.parsed, |v| {
             if let Some(slot) = out.get_mut(n) {
                 *slot = (v.colour, v.point, v.kind);
             }
             n += 1;
         });
-        Some((n, parsed))
+        Some((n, work.parsed))
     }
 }

@@ -37,7 +37,7 @@ const SIDE: usize = (2 * CACHED + 1) as usize;
 /// Cache keys: offset x allowed-state set (4 bits).
 const KEYS: usize = SIDE * SIDE * 16;
 /// Words of cached planes (planes of `N` words: `POOL / N` of them).
-const POOL: usize = 8192;
+const POOL: usize = 16384;
 /// Geometric hits (focus, entry) per pass; a pass with more is split into row bands.
 const HITS: usize = 16384;
 /// Column masks for `dx` in `-MAX_SIDE + 1 ..= MAX_SIDE - 1`, index `dx + COL0`.
@@ -48,13 +48,13 @@ const ENTRY_BITS: u32 = 22;
 /// Trie depth (nodes with children) of a scan plan: its stack of candidate sets.
 const STACK: usize = 24;
 
-/// Reusable working memory of the board-parallel scan (about 180 KiB; lives inside
+/// Reusable working memory of the board-parallel scan (about 210 KiB; lives inside
 /// [`super::Scratch`]). Nothing in it is allocated per scan.
 #[derive(Clone, Debug)]
 pub struct ScanScratch {
-    /// Cache directory: key -> plane slot (valid when its bit in `valid` is set).
-    dir: [u16; KEYS],
-    valid: [u64; KEYS.div_ceil(64)],
+    /// Cache directory: key -> plane slot + 1 (0: not built; `dir[KEYS]`, the key of
+    /// uncached offsets, stays 0).
+    dir: [u16; KEYS + 1],
     pool: [u64; POOL],
     /// Pool slots taken by cached planes.
     used: usize,
@@ -65,11 +65,9 @@ pub struct ScanScratch {
     /// Column masks of the board size `cols_size` (0: not built yet).
     cols: [[u64; MAX_WORDS]; COLS],
     cols_size: i32,
-    /// Hits as `focus << ENTRY_BITS | entry - first_entry`, in entry order, then by focus.
+    /// Hits as `focus << ENTRY_BITS | entry - first_entry`, sorted before use: by focus, then
+    /// entry.
     raw: [u32; HITS],
-    sorted: [u32; HITS],
-    /// Per focus: start of its hits in `sorted` (`start[n]` = total).
-    start: [u16; (MAX_SIDE * MAX_SIDE) as usize + 1],
     /// A scan plan's candidate set at each trie depth.
     #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
     stack: [[u64; MAX_WORDS]; STACK + 1],
@@ -84,8 +82,7 @@ impl Default for ScanScratch {
 impl ScanScratch {
     pub const fn new() -> Self {
         ScanScratch {
-            dir: [0; KEYS],
-            valid: [0; KEYS.div_ceil(64)],
+            dir: [0; KEYS + 1],
             pool: [0; POOL],
             used: 0,
             seen: [[0; MAX_WORDS]; 3],
@@ -93,8 +90,6 @@ impl ScanScratch {
             cols: [[0; MAX_WORDS]; COLS],
             cols_size: 0,
             raw: [0; HITS],
-            sorted: [0; HITS],
-            start: [0; (MAX_SIDE * MAX_SIDE) as usize + 1],
             stack: [[0; MAX_WORDS]; STACK + 1],
         }
     }
@@ -103,7 +98,7 @@ impl ScanScratch {
     fn keep_planes_of<const N: usize>(&mut self, p: &Planes<N>) {
         let same = self.seen_size == p.s && (0..3).all(|k| self.seen[k][..N] == p.st[k][..]);
         if !same {
-            self.valid = [0; KEYS.div_ceil(64)];
+            self.dir = [0; KEYS + 1];
             self.used = 0;
             for k in 0..3 {
                 self.seen[k][..N].copy_from_slice(&p.st[k]);
@@ -220,6 +215,20 @@ impl<const N: usize> Planes<N> {
 
     /// Anchors whose point at `(dx, dy)` is in `allowed` (bit 0 friend, 1 foe, 2 empty, 3 off).
     fn plane(&self, cols: &[[u64; MAX_WORDS]; COLS], dx: i32, dy: i32, allowed: u8) -> [u64; N] {
+        let mut out = [0u64; N];
+        self.plane_into(cols, dx, dy, allowed, &mut out);
+        out
+    }
+
+    /// [`Planes::plane`] written into `out` (a pool slot).
+    fn plane_into(
+        &self,
+        cols: &[[u64; MAX_WORDS]; COLS],
+        dx: i32,
+        dy: i32,
+        allowed: u8,
+        out: &mut [u64],
+    ) {
         let s = self.s;
         let mut on = [0u64; N];
         if dx.abs() < s && dy.abs() < s {
@@ -238,14 +247,10 @@ impl<const N: usize> Planes<N> {
             }
         }
         let sh = shift(&t, dy * s + dx);
-        let mut out = [0u64; N];
-        for i in 0..N {
-            out[i] = sh[i] & on[i];
-            if allowed & 8 != 0 {
-                out[i] |= self.board[i] & !on[i];
-            }
+        let off = if allowed & 8 != 0 { u64::MAX } else { 0 };
+        for (i, o) in out.iter_mut().enumerate().take(N) {
+            *o = sh[i] & on[i] | self.board[i] & !on[i] & off;
         }
-        out
     }
 }
 
@@ -276,10 +281,9 @@ impl<const N: usize> Filter<'_, N> {
         let slot = if dx.abs() <= CACHED && dy.abs() <= CACHED {
             let key =
                 (((dy + CACHED) as usize * SIDE + (dx + CACHED) as usize) << 4) | allowed as usize;
-            if self.sc.valid[key >> 6] & (1 << (key & 63)) != 0 {
-                self.sc.dir[key] as usize
-            } else {
-                self.miss(Some(key), dx, dy, allowed)
+            match self.sc.dir[key] {
+                0 => self.miss(Some(key), dx, dy, allowed),
+                d => d as usize - 1,
             }
         } else {
             self.miss(None, dx, dy, allowed)
@@ -298,18 +302,23 @@ impl<const N: usize> Filter<'_, N> {
     #[cold]
     #[inline(never)]
     fn miss(&mut self, key: Option<usize>, dx: i32, dy: i32, allowed: u8) -> usize {
-        let p = self.planes.plane(&self.sc.cols, dx, dy, allowed);
         let temp = POOL / N - 1;
         let slot = match key {
             Some(key) if self.sc.used < temp => {
-                self.sc.dir[key] = self.sc.used as u16;
-                self.sc.valid[key >> 6] |= 1 << (key & 63);
+                self.sc.dir[key] = self.sc.used as u16 + 1;
                 self.sc.used += 1;
                 self.sc.used - 1
             }
             _ => temp,
         };
-        self.sc.pool[slot * N..slot * N + N].copy_from_slice(&p);
+        let sc = &mut *self.sc;
+        self.planes.plane_into(
+            &sc.cols,
+            dx,
+            dy,
+            allowed,
+            &mut sc.pool[slot * N..slot * N + N],
+        );
         slot
     }
 
@@ -474,7 +483,7 @@ const MATRIX: [[i32; 4]; 8] = {
 
 /// Hits of one focus, as a [`Geometry`] for [`run_class`]: the entries whose cells all hold.
 struct Hits<'h> {
-    /// Entry indices relative to the class, ascending.
+    /// Hits of this focus (`focus << ENTRY_BITS | entry - first`), ascending.
     list: &'h [u32],
     first: u32,
 }
@@ -482,9 +491,10 @@ struct Hits<'h> {
 impl Geometry for Hits<'_> {
     #[inline]
     fn next(&mut self, from: u32, end: u32) -> Option<u32> {
+        const ENTRY: u32 = (1 << ENTRY_BITS) - 1;
         let from = from.saturating_sub(self.first);
-        let i = self.list.partition_point(|&r| r < from);
-        let e = self.first + *self.list.get(i)?;
+        let i = self.list.partition_point(|&h| h & ENTRY < from);
+        let e = self.first + (*self.list.get(i)? & ENTRY);
         (e < end).then_some(e)
     }
 }
@@ -727,45 +737,11 @@ fn collect<const N: usize>(
             }
         }
     }
-    bucket(f.sc, (f.planes.s * f.planes.s) as usize, hits, false);
     Ok(hits)
 }
 
-/// Buckets `raw[..hits]` by focus into `sorted`/`start` (stable); with `sort`, the entries of
-/// each focus are then sorted ascending (hits not collected in entry order).
-fn bucket(sc: &mut ScanScratch, n: usize, hits: usize, sort: bool) {
-    sc.start[..=n].fill(0);
-    for &h in &sc.raw[..hits] {
-        sc.start[(h >> ENTRY_BITS) as usize + 1] += 1;
-    }
-    for i in 0..n {
-        sc.start[i + 1] += sc.start[i];
-    }
-    let mut next = [0u16; (MAX_SIDE * MAX_SIDE) as usize];
-    next[..n].copy_from_slice(&sc.start[..n]);
-    for &h in &sc.raw[..hits] {
-        let p = (h >> ENTRY_BITS) as usize;
-        sc.sorted[next[p] as usize] = h & ((1 << ENTRY_BITS) - 1);
-        next[p] += 1;
-    }
-    if sort {
-        // A few hits per focus: insertion sort.
-        for p in 0..n {
-            let list = &mut sc.sorted[sc.start[p] as usize..sc.start[p + 1] as usize];
-            for i in 1..list.len() {
-                let v = list[i];
-                let mut j = i;
-                while j > 0 && list[j - 1] > v {
-                    list[j] = list[j - 1];
-                    j -= 1;
-                }
-                list[j] = v;
-            }
-        }
-    }
-}
-
-/// Runs the class program, row by row, at every focus of `band` with hits (or a default).
+/// Runs the class program, row by row, at every focus of `band` with hits (or a default):
+/// `raw[..hits]` sorted, a focus's hits are one run.
 #[allow(clippy::too_many_arguments)]
 fn emit<B: BoardView + ?Sized, H: Host + ?Sized, const N: usize>(
     rom: &Rom<'_>,
@@ -774,7 +750,7 @@ fn emit<B: BoardView + ?Sized, H: Host + ?Sized, const N: usize>(
     q: &Query,
     class: &ClassInfo<'_>,
     active: &mut [u8; MAX_GLOB_DEPTH + 1],
-    sc: &ScanScratch,
+    sc: &mut ScanScratch,
     band: &[u64; N],
     hits: usize,
     out: &mut MatchBuf<'_>,
@@ -783,40 +759,58 @@ fn emit<B: BoardView + ?Sized, H: Host + ?Sized, const N: usize>(
     if hits == 0 && !has_default {
         return 0;
     }
+    let list = &mut sc.raw[..hits];
+    list.sort_unstable();
+    let list = &*list;
     let s = board.size() as i32;
     let first = class.first_entry();
     let mut produced = 0;
-    for (i, &w) in band.iter().enumerate() {
-        let mut w = w;
-        while w != 0 {
-            let p = i * 64 + w.trailing_zeros() as usize;
-            w &= w - 1;
-            let (a, b) = (sc.start[p] as usize, sc.start[p + 1] as usize);
-            if a == b && !has_default {
-                continue;
+    let mut run = |p: usize, hits: &[u32]| {
+        let (x, y) = (p as i32 % s, p as i32 / s);
+        debug_assert!(focus_ok(class, board, q.perspective, x, y));
+        let ctx = Ctx {
+            rom,
+            board,
+            host,
+            persp: q.perspective,
+            x,
+            y,
+        };
+        let mut g = Hits { list: hits, first };
+        produced += run_class_with(
+            &ctx,
+            class,
+            q.orientations.mask_at(x, y),
+            &mut g,
+            active,
+            out,
+        );
+    };
+    // The hits of the focus at `list[at]`: up to the first of another focus.
+    let group = |at: usize| {
+        let p = list[at] >> ENTRY_BITS;
+        at + list[at..].partition_point(|&h| h >> ENTRY_BITS == p)
+    };
+    let mut at = 0;
+    if has_default {
+        // Every focus of the band (hits are within it, in the same order).
+        for (i, &w) in band.iter().enumerate() {
+            let mut w = w;
+            while w != 0 {
+                let p = i * 64 + w.trailing_zeros() as usize;
+                w &= w - 1;
+                let a = at;
+                if at < hits && (list[at] >> ENTRY_BITS) as usize == p {
+                    at = group(at);
+                }
+                run(p, &list[a..at]);
             }
-            let (x, y) = (p as i32 % s, p as i32 / s);
-            debug_assert!(focus_ok(class, board, q.perspective, x, y));
-            let ctx = Ctx {
-                rom,
-                board,
-                host,
-                persp: q.perspective,
-                x,
-                y,
-            };
-            let mut g = Hits {
-                list: &sc.sorted[a..b],
-                first,
-            };
-            produced += run_class_with(
-                &ctx,
-                class,
-                q.orientations.mask_at(x, y),
-                &mut g,
-                active,
-                out,
-            );
+        }
+    } else {
+        while at < hits {
+            let a = at;
+            at = group(at);
+            run((list[a] >> ENTRY_BITS) as usize, &list[a..at]);
         }
     }
     produced
@@ -864,7 +858,7 @@ mod tests {
         let mut sc = ScanScratch::new();
         sc.build_cols(s);
         for persp in [Colour::Black, Colour::White] {
-            sc.valid = [0; KEYS.div_ceil(64)];
+            sc.dir = [0; KEYS + 1];
             // A full cache: every plane goes through the temporary slot.
             sc.used = if full { POOL / N - 1 } else { 0 };
             let mut f = Filter {

@@ -199,7 +199,7 @@ impl<'b> MatchBuf<'b> {
 }
 
 /// Per-call working memory (the glob orientation stack, and the board-parallel scan's planes
-/// and hit lists: about 180 KiB); reusable across calls, never allocated by the VM.
+/// and hit lists: about 210 KiB); reusable across calls, never allocated by the VM.
 #[derive(Clone, Debug)]
 pub struct Scratch {
     active: [u8; MAX_GLOB_DEPTH + 1],
