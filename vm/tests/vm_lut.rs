@@ -397,3 +397,52 @@ fn focus_state_and_code_from_a_window() {
     let (fs, _) = lut::code(&b, Colour::Black, 1, 1);
     assert_eq!(fs, 2);
 }
+
+/// Counts allocations on threads that armed it (the lookup kernel must not allocate).
+struct Counting;
+static ALLOCS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+thread_local! {
+    static ARMED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+unsafe impl std::alloc::GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: std::alloc::Layout) -> *mut u8 {
+        if ARMED.with(|a| a.get()) {
+            ALLOCS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }
+        unsafe { std::alloc::System.alloc(l) }
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: std::alloc::Layout) {
+        unsafe { std::alloc::System.dealloc(p, l) }
+    }
+}
+#[global_allocator]
+static A: Counting = Counting;
+
+#[test]
+fn lookup_calls_do_not_allocate() {
+    let mut rng = Rng(21);
+    let mut next_id = 0;
+    let c = random_3x3_class(&mut rng, Mode::All, 20, &mut next_id);
+    let bytes = rom::write_with(&spec_of(vec![c], next_id), &ALL_LUT);
+    let rom = Rom::from_bytes(&bytes).unwrap();
+    assert!(rom.has_lut());
+    let board = to_board(&TestBoard::random(&mut rng, 19, 0.4));
+    let mut slots = vec![Match::EMPTY; 1024];
+    let mut scratch = Scratch::new();
+    let q = Query {
+        class: ClassId(0),
+        perspective: Colour::Black,
+        orientations: Orientations::All,
+    };
+    ARMED.with(|a| a.set(true));
+    let mut produced = 0;
+    for y in 0..19 {
+        for x in 0..19 {
+            let mut out = MatchBuf::new(&mut slots);
+            produced += rom.match_at(&board, &NoHost, &q, x, y, &mut scratch, &mut out);
+        }
+    }
+    ARMED.with(|a| a.set(false));
+    assert_eq!(ALLOCS.load(std::sync::atomic::Ordering::SeqCst), 0);
+    assert!(produced > 0);
+}
