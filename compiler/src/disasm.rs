@@ -360,7 +360,10 @@ pub fn disasm(rom: &Rom<'_>) -> String {
             OrientPolicy::Identity => "identity",
         };
         let kernel = match class.kernel() {
-            Kernel::Packed => format!("packed {}w", class.words()),
+            Kernel::Packed => match rom.class_lut(&class) {
+                Some(t) => format!("packed {}w lut {}", class.words(), t.len()),
+                None => format!("packed {}w", class.words()),
+            },
             Kernel::General => "general".into(),
         };
         let _ = write!(

@@ -8,7 +8,8 @@
 //! 4. [`optimise`]: derived glob headers, tests cheapest first, symmetric duplicates dropped,
 //!    priority/selectivity order, lens decision trees;
 //! 5. [`emit`]: a [`RomSpec`], written by `lens_vm::rom::try_write_with` (with the optional
-//!    bit-sliced `sliced` section, `WriteOptions::COMPILER`).
+//!    bit-sliced `sliced` section and the `lut` lookup tables of 3x3 classes, by the rule in
+//!    [`optimise::lut`]).
 //!
 //! Determinism: every map is a `BTreeMap`, every sort is stable on integer keys with source
 //! order last, so the same sources give byte-identical ROMs.
@@ -48,6 +49,9 @@ pub struct Options {
     /// Leave out the optional bit-sliced `sliced` section (the fast kernel's tables; about
     /// 22 bytes per variant): a smaller image that the VM matches with the mask kernel.
     pub no_sliced: bool,
+    /// Leave out the optional `lut` section (lookup tables of 3x3 classes, see
+    /// [`optimise::lut`]): those classes are then matched by the sliced or mask kernel.
+    pub no_lut: bool,
 }
 
 /// A successful compilation.
@@ -94,12 +98,9 @@ pub fn compile_program(
     }
     let spec = emit::emit(&ir, emit::source_hash(&program.sources), opts.strip);
     // The writer validates the spec; a failure there is a compiler bug, reported, not a panic.
-    // lensc images carry the optional bit-sliced tables (the fast kernel for packed classes).
-    let write = if opts.no_sliced {
-        lens_vm::rom::WriteOptions::default()
-    } else {
-        lens_vm::rom::WriteOptions::COMPILER
-    };
+    // lensc images carry the optional bit-sliced tables (the fast kernel for packed classes)
+    // and lookup tables for the 3x3 classes the rule admits.
+    let write = optimise::lut::write_options(opts.no_sliced, opts.no_lut);
     let rom = lens_vm::rom::try_write_with(&spec, &write).map_err(|e| {
         vec![Diagnostic {
             severity: lens_dsl::Severity::Error,

@@ -122,6 +122,17 @@ pub fn stats(rom: &Rom<'_>) -> String {
             *len as f64 / s.variants.max(1) as f64
         );
     }
+    for class in rom.classes() {
+        if let Some(t) = rom.class_lut(&class) {
+            let (blocks, sets) = t.counts();
+            let _ = writeln!(
+                o,
+                "  plus a {}-byte 3x3 lookup table for `{}` ({blocks} blocks, {sets} entry sets; `--no-lut` leaves it out)",
+                t.len(),
+                class.name()
+            );
+        }
+    }
     let _ = writeln!(o, "\n{:<16} {:>8} {:>8}", "section", "offset", "bytes");
     for (n, off, len) in &s.sections {
         let _ = writeln!(o, "{n:<16} {off:>8} {len:>8}");

@@ -1,5 +1,5 @@
-//! The compatibility promise: committed format-v1 images keep loading and behaving the same,
-//! and `disasm`/`stats` of the sample image are pinned by snapshots.
+//! The compatibility promise: committed format-v1 images keep loading and behaving the same
+//! under the format-v2 VM, and `disasm`/`stats` of the sample image are pinned by snapshots.
 
 #[path = "../../vm/tests/common/mod.rs"]
 mod common;
@@ -28,18 +28,33 @@ fn committed_v1_image_still_loads_and_behaves() {
     let boards = sample_boards();
     let behaviour_old = behaviour(&old, &boards);
     assert!(behaviour_old.len() > 20);
-    if FORMAT_VERSION == 1 {
-        // While the writer emits v1, it emits exactly these bytes.
-        let fresh = rom::write(&sample_spec(false));
-        assert_eq!(
-            fresh, bytes,
-            "the v1 writer changed its output: bump the format version"
-        );
-        assert_eq!(
-            behaviour(&Rom::from_bytes(&fresh).unwrap(), &boards),
-            behaviour_old
-        );
-    }
+    // Format 2 only adds the optional `lut` section: without options the writer emits the
+    // v1 bytes but for the version field (and the header checksum that covers it).
+    assert_eq!(FORMAT_VERSION, 2);
+    let fresh = rom::write(&sample_spec(false));
+    let new = Rom::from_bytes(&fresh).unwrap();
+    assert_eq!(new.format_version(), 2);
+    assert_eq!(behaviour(&new, &boards), behaviour_old);
+    let mut as_v1 = fresh.clone();
+    as_v1[12..16].copy_from_slice(&1u32.to_le_bytes());
+    rom::fix_checksums(&mut as_v1);
+    assert_eq!(
+        as_v1, bytes,
+        "the writer changed more than the version: bump the format version"
+    );
+    // A v1 image may carry kinds up to 27 (`sliced`), not the v2 `lut` section.
+    let v1_sliced = rom::write_with(
+        &sample_spec(false),
+        &rom::WriteOptions {
+            sliced_block_words: 8,
+            ..Default::default()
+        },
+    );
+    let mut v = v1_sliced.clone();
+    v[12..16].copy_from_slice(&1u32.to_le_bytes());
+    rom::fix_checksums(&mut v);
+    let r = Rom::from_bytes(&v).expect("a v1 image with the sliced section loads");
+    assert!(r.has_sliced() && r.format_version() == 1);
 }
 
 #[test]

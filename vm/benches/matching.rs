@@ -194,6 +194,7 @@ fn match_calls(
         .map(|&bw| {
             let opts = rom::WriteOptions {
                 sliced_block_words: bw,
+                ..Default::default()
             };
             let bytes: &'static [u8] =
                 Box::leak(image_with(cut, patterns, &opts).into_boxed_slice());

@@ -1,7 +1,8 @@
 //! Whole-board scan benchmark (`research/perf.md` section 5): one class of 3000 synthetic 7x7
 //! patterns x 8 orientations (the `scan_19x19` setup of `matching.rs`) over a 19x19 board, with
-//! `Rom::scan` (board-parallel), `Rom::scan_points` (the per-point packed kernel) and the
-//! reference matcher in the same run, in wall time and in thread CPU time.
+//! `Rom::scan` (board-parallel), `ScanPlan::scan` (the same through a per-class plan),
+//! `Rom::scan_points` (the per-point packed kernel) and the reference matcher in the same run,
+//! in wall time and in thread CPU time.
 //! Run: `cargo bench -p lens-vm --bench scan`.
 
 #[path = "../tests/common/mod.rs"]
@@ -48,6 +49,7 @@ fn image() -> Vec<u8> {
 #[derive(Clone, Copy)]
 enum Path {
     BoardParallel,
+    Plan,
     Points,
     Reference,
 }
@@ -65,21 +67,25 @@ fn bench(c: &mut Criterion) {
         perspective: Colour::Black,
         orientations: Orientations::All,
     };
+    let plan = matching::ScanPlan::new(&rom, class).unwrap();
     let mut slots = vec![Match::EMPTY; 1 << 20];
     let mut scratch = Scratch::new();
     let mut scan = |path: Path| {
         let mut out = MatchBuf::new(&mut slots);
         match path {
             Path::BoardParallel => rom.scan(&board, &NoHost, &q, &mut scratch, &mut out),
+            Path::Plan => plan.scan(&rom, &board, &NoHost, &q, &mut scratch, &mut out),
             Path::Points => rom.scan_points(&board, &NoHost, &q, &mut scratch, &mut out),
             Path::Reference => reference::scan(&rom, &board, &NoHost, &q, &mut scratch, &mut out),
         }
     };
     let n = scan(Path::BoardParallel);
     assert_eq!(n, scan(Path::Points));
+    assert_eq!(n, scan(Path::Plan));
     assert_eq!(n, scan(Path::Reference));
     eprintln!("scan_19x19: {variants} oriented entries, {n} matches");
     let paths = [
+        ("board_parallel_plan", Path::Plan),
         ("board_parallel", Path::BoardParallel),
         ("kernel_points", Path::Points),
         ("reference", Path::Reference),

@@ -68,6 +68,7 @@ fn kernel_agrees_with_reference() {
         .map(|&bw| {
             let opts = rom::WriteOptions {
                 sliced_block_words: bw,
+                ..Default::default()
             };
             rom::write_with(&spec, &opts)
         })

@@ -218,3 +218,36 @@ fn board_parallel_scan_equals_reference_scan() {
     // The board-parallel path took every scan (boards up to 25x25).
     assert!(declined.iter().all(|&d| d == 0), "{declined:?}");
 }
+
+/// A plan asked about another class, or used with another ROM, does not apply its trie: the
+/// scan goes to `Rom::scan` and its matches are still right.
+#[test]
+fn scan_plan_of_another_class_or_rom_falls_back() {
+    let mut rng = Rng(0x5ca9_0b0a_4d00_0002);
+    let bytes = image(&mut rng);
+    let rom = Rom::from_bytes(&bytes).unwrap();
+    let other_bytes = image(&mut rng);
+    let other = Rom::from_bytes(&other_bytes).unwrap();
+    let plan = lens_vm::matching::ScanPlan::new(&rom, ClassId(0)).unwrap();
+    assert!(plan.fits(&rom));
+    assert!(!plan.fits(&other), "another layout is detected");
+    assert!(lens_vm::matching::ScanPlan::new(&rom, ClassId(999)).is_none());
+    let board = to_board(&TestBoard::random(&mut rng, 19, 0.4));
+    let mut scratch = Scratch::new();
+    let (mut a, mut b) = (vec![Match::EMPTY; 1 << 15], vec![Match::EMPTY; 1 << 15]);
+    let mut seen = 0;
+    for (r, c) in [(&rom, 1u32), (&rom, 2), (&other, 0), (&other, 3)] {
+        let q = Query {
+            class: ClassId(c),
+            perspective: Colour::White,
+            orientations: Orientations::All,
+        };
+        let mut want = MatchBuf::new(&mut a);
+        let n = reference::scan(r, &board, &NoHost, &q, &mut scratch, &mut want);
+        let mut got = MatchBuf::new(&mut b);
+        assert_eq!(plan.scan(r, &board, &NoHost, &q, &mut scratch, &mut got), n);
+        assert_eq!(got.as_slice(), want.as_slice(), "class {c}");
+        seen += n;
+    }
+    assert!(seen > 0);
+}

@@ -12,6 +12,7 @@ fn with_block_words(bw: u8) -> Vec<u8> {
         &sample_spec(false),
         &WriteOptions {
             sliced_block_words: bw,
+            ..Default::default()
         },
     )
 }
@@ -55,7 +56,8 @@ fn section_is_optional_deterministic_and_behaves_like_the_masks() {
         rom::try_write_with(
             &sample_spec(false),
             &WriteOptions {
-                sliced_block_words: 3
+                sliced_block_words: 3,
+                ..Default::default()
             }
         )
         .is_err()

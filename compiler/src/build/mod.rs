@@ -116,6 +116,12 @@ impl Config {
         self.opts.no_sliced = !sliced;
         self
     }
+    /// Write the optional `lut` section (default `true`): lookup tables for the 3x3 classes
+    /// the rule in [`crate::optimise::lut`] admits.
+    pub fn lut(&mut self, lut: bool) -> &mut Self {
+        self.opts.no_lut = !lut;
+        self
+    }
     /// Print `cargo:rerun-if-changed` lines (default `true`). Note that any such line replaces
     /// Cargo's default of rerunning on every change in the package.
     pub fn emit_rerun_directives(&mut self, emit: bool) -> &mut Self {

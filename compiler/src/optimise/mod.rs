@@ -3,6 +3,7 @@
 
 pub mod glob;
 pub mod lens_tree;
+pub mod lut;
 pub mod order;
 pub mod symmetry;
 

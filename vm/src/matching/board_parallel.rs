@@ -52,9 +52,9 @@ const STACK: usize = 24;
 /// [`super::Scratch`]). Nothing in it is allocated per scan.
 #[derive(Clone, Debug)]
 pub struct ScanScratch {
-    /// Cache directory: key -> plane slot (valid when its bit in `valid` is set).
-    dir: [u16; KEYS],
-    valid: [u64; KEYS.div_ceil(64)],
+    /// Cache directory: key -> plane slot + 1 (0: not built; `dir[KEYS]`, the key of
+    /// uncached offsets, stays 0).
+    dir: [u16; KEYS + 1],
     pool: [u64; POOL],
     /// Pool slots taken by cached planes.
     used: usize,
@@ -82,8 +82,7 @@ impl Default for ScanScratch {
 impl ScanScratch {
     pub const fn new() -> Self {
         ScanScratch {
-            dir: [0; KEYS],
-            valid: [0; KEYS.div_ceil(64)],
+            dir: [0; KEYS + 1],
             pool: [0; POOL],
             used: 0,
             seen: [[0; MAX_WORDS]; 3],
@@ -99,7 +98,7 @@ impl ScanScratch {
     fn keep_planes_of<const N: usize>(&mut self, p: &Planes<N>) {
         let same = self.seen_size == p.s && (0..3).all(|k| self.seen[k][..N] == p.st[k][..]);
         if !same {
-            self.valid = [0; KEYS.div_ceil(64)];
+            self.dir = [0; KEYS + 1];
             self.used = 0;
             for k in 0..3 {
                 self.seen[k][..N].copy_from_slice(&p.st[k]);
@@ -282,10 +281,9 @@ impl<const N: usize> Filter<'_, N> {
         let slot = if dx.abs() <= CACHED && dy.abs() <= CACHED {
             let key =
                 (((dy + CACHED) as usize * SIDE + (dx + CACHED) as usize) << 4) | allowed as usize;
-            if self.sc.valid[key >> 6] & (1 << (key & 63)) != 0 {
-                self.sc.dir[key] as usize
-            } else {
-                self.miss(Some(key), dx, dy, allowed)
+            match self.sc.dir[key] {
+                0 => self.miss(Some(key), dx, dy, allowed),
+                d => d as usize - 1,
             }
         } else {
             self.miss(None, dx, dy, allowed)
@@ -307,8 +305,7 @@ impl<const N: usize> Filter<'_, N> {
         let temp = POOL / N - 1;
         let slot = match key {
             Some(key) if self.sc.used < temp => {
-                self.sc.dir[key] = self.sc.used as u16;
-                self.sc.valid[key >> 6] |= 1 << (key & 63);
+                self.sc.dir[key] = self.sc.used as u16 + 1;
                 self.sc.used += 1;
                 self.sc.used - 1
             }
@@ -861,7 +858,7 @@ mod tests {
         let mut sc = ScanScratch::new();
         sc.build_cols(s);
         for persp in [Colour::Black, Colour::White] {
-            sc.valid = [0; KEYS.div_ceil(64)];
+            sc.dir = [0; KEYS + 1];
             // A full cache: every plane goes through the temporary slot.
             sc.used = if full { POOL / N - 1 } else { 0 };
             let mut f = Filter {

@@ -1,5 +1,6 @@
-//! The fast paths for packed classes (fields up to 7x7): the bit-sliced tables when the image
-//! has them ([`super::sliced`]), else packed absence masks with early exit on word 0; and the
+//! The fast paths for packed classes (fields up to 7x7): the 3x3 lookup table when the image
+//! has one for the class ([`super::lut`]), the bit-sliced tables when the image has them
+//! ([`super::sliced`]), else packed absence masks with early exit on word 0; and the
 //! general point-by-point path for larger fields.
 
 use super::{Ctx, Geometry, Host, MatchBuf, Query, Scratch, focus_ok, run_class, view};
@@ -199,6 +200,12 @@ fn run_with_kernel<B: BoardView + ?Sized, H: Host + ?Sized>(
 ) -> usize {
     match class.kernel() {
         Kernel::Packed => {
+            if let Some(lut) = ctx.rom.class_lut(class) {
+                let (fs, code) = crate::rom::lut::code(ctx.board, ctx.persp, ctx.x, ctx.y);
+                let set = lut.candidates(fs, code);
+                let mut g = super::lut::Lut::new(set, class.first_entry());
+                return run_class(ctx, class, qmask, &mut g, scratch, out);
+            }
             let v = view::build(ctx.board, ctx.persp, ctx.x, ctx.y);
             if let Some(slices) = ctx.rom.class_slices(class) {
                 let mut g =

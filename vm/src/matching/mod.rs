@@ -23,6 +23,7 @@ mod board_parallel;
 mod bytecode_eval;
 mod kernel;
 mod lens;
+mod lut;
 mod sliced;
 pub(crate) mod view;
 

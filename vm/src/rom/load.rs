@@ -58,7 +58,7 @@ fn parse_header(bytes: &[u8]) -> R<Rom<'_>> {
         return Err(bad(10, "header length is not 48"));
     }
     let version = u32_at(bytes, 12);
-    if version != FORMAT_VERSION {
+    if !(MIN_FORMAT_VERSION..=FORMAT_VERSION).contains(&version) {
         return Err(err(12, LoadErrorKind::UnsupportedVersion(version)));
     }
     let declared = u64_at(bytes, 32);
@@ -70,8 +70,11 @@ fn parse_header(bytes: &[u8]) -> R<Rom<'_>> {
         return Err(err(32, reason));
     }
     let count = u32_at(bytes, 24) as usize;
-    if count > SECTION_COUNT {
-        return Err(bad(24, "more sections than format v1 defines"));
+    if count > max_section_kind(version) as usize {
+        return Err(bad(
+            24,
+            "more sections than the image's format version defines",
+        ));
     }
     let flags = u32_at(bytes, 28);
     if flags & !FLAG_STRIPPED != 0 {
@@ -103,6 +106,12 @@ fn parse_header(bytes: &[u8]) -> R<Rom<'_>> {
         let Some(sec) = Section::from_u32(kind) else {
             return Err(bad(e, "unknown section kind"));
         };
+        if kind > max_section_kind(version) {
+            return Err(bad(
+                e,
+                "section kind not defined in the image's format version",
+            ));
+        }
         if kind <= prev_kind {
             return Err(bad(e, "section kinds not strictly ascending"));
         }
@@ -262,7 +271,8 @@ fn validate(rom: &Rom<'_>) -> R<()> {
     if !rom.stripped {
         validate_debug(rom)?;
     }
-    super::sliced::validate(rom)
+    super::sliced::validate(rom)?;
+    super::lut::validate(rom)
 }
 
 fn validate_cells_tests_results(rom: &Rom<'_>) -> R<()> {

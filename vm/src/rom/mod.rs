@@ -1,10 +1,11 @@
-//! The ROM image (format v1): one module for the reader ([`Rom::from_bytes`], zero-copy, fully
+//! The ROM image (format v2; v1 images still load): one module for the reader ([`Rom::from_bytes`], zero-copy, fully
 //! validating) and the writer ([`write`], feature `builder`), so the wire format is defined in
 //! one place. The byte-by-byte description is `docs/rom-format.md`.
 
 pub mod bytecode;
 pub mod layout;
 mod load;
+pub mod lut;
 pub mod sliced;
 pub mod wire;
 #[cfg(feature = "builder")]
@@ -20,8 +21,10 @@ use wire::Table;
 
 /// First 8 bytes of every image.
 pub const MAGIC: [u8; 8] = *b"LENSROM\x1a";
-/// The exact format version this VM reads and writes.
-pub const FORMAT_VERSION: u32 = 1;
+/// The format version this VM writes (it reads [`MIN_FORMAT_VERSION`]..=this).
+pub const FORMAT_VERSION: u32 = 2;
+/// The oldest format version this VM reads.
+pub const MIN_FORMAT_VERSION: u32 = 1;
 /// Bytes before the section table.
 pub const HEADER_LEN: usize = 48;
 /// Bytes per section-table entry.
@@ -65,10 +68,17 @@ pub enum Section {
     DebugAttrs,
     /// Optional: bit-sliced copies of the packed masks ([`sliced`]).
     Sliced,
+    /// Optional, format v2: lookup tables of 3x3 classes ([`lut`]).
+    Lut,
 }
 
-/// Number of section kinds in format v1 (the last, `sliced`, is optional).
-pub const SECTION_COUNT: usize = 27;
+/// Number of section kinds this VM knows (format v2; the last two are optional).
+pub const SECTION_COUNT: usize = 28;
+
+/// The highest section kind a format version defines (v1: up to `sliced` = 27; v2: `lut`).
+pub const fn max_section_kind(version: u32) -> u32 {
+    if version >= 2 { 28 } else { 27 }
+}
 
 impl Section {
     pub const ALL: [Section; SECTION_COUNT] = [
@@ -99,6 +109,7 @@ impl Section {
         Section::DebugPatterns,
         Section::DebugAttrs,
         Section::Sliced,
+        Section::Lut,
     ];
     pub fn from_u32(k: u32) -> Option<Section> {
         Section::ALL.get((k as usize).wrapping_sub(1)).copied()
@@ -136,6 +147,7 @@ impl Section {
             Section::DebugPatterns => 24,
             Section::DebugAttrs => 8,
             Section::Sliced => 8,
+            Section::Lut => 4,
         }
     }
     /// Debug sections are absent from stripped images.
@@ -147,7 +159,7 @@ impl Section {
     }
     /// Sections an image may omit whether stripped or not.
     pub const fn is_optional(self) -> bool {
-        matches!(self, Section::Sliced)
+        matches!(self, Section::Sliced | Section::Lut)
     }
     pub const fn name(self) -> &'static str {
         match self {
@@ -178,6 +190,7 @@ impl Section {
             Section::DebugPatterns => "debug_patterns",
             Section::DebugAttrs => "debug_attrs",
             Section::Sliced => "sliced",
+            Section::Lut => "lut",
         }
     }
 }
@@ -190,7 +203,7 @@ pub enum LoadErrorKind {
     BadMagic,
     /// The `0xFEFF` check read differently: a big-endian image or a corrupt header.
     WrongEndianness,
-    /// A format version this VM does not read (exact match required).
+    /// A format version this VM does not read (it reads 1 and 2).
     UnsupportedVersion(u32),
     /// The declared file length differs from the byte count.
     LengthMismatch {
@@ -225,7 +238,7 @@ impl fmt::Display for LoadErrorKind {
             LoadErrorKind::UnsupportedVersion(v) => {
                 write!(
                     f,
-                    "format version {v} is not supported (this VM reads version {FORMAT_VERSION})"
+                    "format version {v} is not supported (this VM reads versions {MIN_FORMAT_VERSION} to {FORMAT_VERSION})"
                 )
             }
             LoadErrorKind::LengthMismatch { declared, actual } => {
@@ -369,8 +382,9 @@ impl<'a> Rom<'a> {
             Some((t.base, t.data.len()))
         }
     }
+    /// The version in the image's header (1 or 2).
     pub fn format_version(&self) -> u32 {
-        FORMAT_VERSION
+        wire::u32_at(self.bytes, 12)
     }
     pub fn source_hash(&self) -> u64 {
         wire::u64_at(self.bytes, 16)

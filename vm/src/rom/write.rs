@@ -372,12 +372,27 @@ pub struct WriteOptions {
     /// entries (1, 2, 4 or 8; 0 = no section). The compiler uses 8
     /// ([`super::sliced::MAX_BLOCK_WORDS`]).
     pub sliced_block_words: u8,
+    /// Emit the optional `lut` section (format v2): a lookup table for every 3x3 packed class
+    /// ([`super::lut::eligible`]) whose table takes at most this many bytes (0 = no section;
+    /// the section is left out when no class qualifies).
+    pub lut_max_bytes: u32,
+    /// With `lut_max_bytes`: a class's table may also take at most this many bytes per stored
+    /// variant (0 = no such limit), so small classes, which the other kernels already match
+    /// quickly, do not pay a table many times their size.
+    pub lut_max_bytes_per_variant: u32,
 }
 
 impl WriteOptions {
-    /// What `lensc` writes: the `sliced` section with blocks of up to 512 entries.
+    /// The `lut` budget `lensc` uses by default: 128 KiB per class (see `docs/compiler.md`).
+    pub const COMPILER_LUT_MAX_BYTES: u32 = 128 * 1024;
+    /// ... and at most 256 bytes per stored variant.
+    pub const COMPILER_LUT_MAX_BYTES_PER_VARIANT: u32 = 256;
+    /// What `lensc` writes: the `sliced` section with blocks of up to 512 entries and lookup
+    /// tables for 3x3 classes of up to 128 KiB and 256 bytes per variant each.
     pub const COMPILER: WriteOptions = WriteOptions {
         sliced_block_words: super::sliced::MAX_BLOCK_WORDS as u8,
+        lut_max_bytes: Self::COMPILER_LUT_MAX_BYTES,
+        lut_max_bytes_per_variant: Self::COMPILER_LUT_MAX_BYTES_PER_VARIANT,
     };
 }
 
@@ -392,6 +407,7 @@ pub fn try_write_with(spec: &RomSpec, opts: &WriteOptions) -> Result<Vec<u8>, Wr
         return fail("sliced block words must be 0, 1, 2, 4 or 8");
     }
     let mut slices = Vec::new();
+    let mut luts = Vec::new();
     let mut w = W {
         nseq: spec.sequences.len(),
         nglobals: spec.globals.len(),
@@ -494,6 +510,18 @@ pub fn try_write_with(spec: &RomSpec, opts: &WriteOptions) -> Result<Vec<u8>, Wr
         }
         if opts.sliced_block_words != 0 {
             slices.push(packed.then(|| (b.entries.iter().map(|e| e.3).collect(), words)));
+        }
+        if opts.lut_max_bytes != 0 {
+            let word0: Vec<u64> = b.entries.iter().map(|e| e.3[0]).collect();
+            let mut budget = opts.lut_max_bytes as usize;
+            if opts.lut_max_bytes_per_variant != 0 {
+                budget = budget.min(opts.lut_max_bytes_per_variant as usize * word0.len());
+            }
+            luts.push(if packed {
+                super::lut::build_class(words, &word0, c.focus, budget)
+            } else {
+                None
+            });
         }
         let o = w.out(Section::Classes);
         put_u32(o, name);
@@ -669,7 +697,11 @@ pub fn try_write_with(spec: &RomSpec, opts: &WriteOptions) -> Result<Vec<u8>, Wr
         w.sec[Section::Sliced.index()] =
             super::sliced::build(&slices, opts.sliced_block_words as usize);
     }
-    Ok(assemble(spec, &w.sec, spec.debug.is_none(), sliced))
+    let lut = luts.iter().any(Option::is_some);
+    if lut {
+        w.sec[Section::Lut.index()] = super::lut::build(&luts);
+    }
+    Ok(assemble(spec, &w.sec, spec.debug.is_none(), sliced, lut))
 }
 
 fn align8(n: usize) -> usize {
@@ -681,11 +713,17 @@ fn assemble(
     sec: &[Vec<u8>; SECTION_COUNT],
     stripped: bool,
     sliced: bool,
+    lut: bool,
 ) -> Vec<u8> {
+    let present = |s: Section| match s {
+        Section::Sliced => sliced,
+        Section::Lut => lut,
+        _ => !(stripped && s.is_debug()),
+    };
     let kinds: Vec<Section> = Section::ALL
         .iter()
         .copied()
-        .filter(|s| !(stripped && s.is_debug()) && (sliced || !s.is_optional()))
+        .filter(|&s| present(s))
         .collect();
     let table_end = HEADER_LEN + kinds.len() * TABLE_ENTRY_LEN;
     let mut offs = Vec::new();

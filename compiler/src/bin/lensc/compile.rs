@@ -32,6 +32,10 @@ pub struct Args {
     /// VM matches with the mask kernel.
     #[arg(long)]
     pub no_sliced: bool,
+    /// Leave out the optional lookup tables of 3x3 classes (`lut` section): those classes are
+    /// then matched by the bit-sliced or mask kernel.
+    #[arg(long)]
+    pub no_lut: bool,
     /// How diagnostics are printed on standard error.
     #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
     pub message_format: MessageFormat,
@@ -69,6 +73,7 @@ pub fn run(args: Args) -> u8 {
     let opts = Options {
         strip: args.strip,
         no_sliced: args.no_sliced,
+        no_lut: args.no_lut,
     };
     let stdin = args.inputs.iter().any(|p| p.as_os_str() == "-");
     if stdin && args.inputs.len() > 1 {

@@ -13,15 +13,17 @@
 use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 
-use super::{Area, CACHED, ENTRY_BITS, Filter, HITS, MATRIX, SIDE, STACK, Source, pattern_cells};
+use super::{
+    Area, CACHED, ENTRY_BITS, Filter, HITS, KEYS, MATRIX, SIDE, STACK, Source, pattern_cells,
+};
 use crate::board::BoardView;
 use crate::geometry::Orientation;
 use crate::matching::{Host, MatchBuf, Orientations, Query, Scratch};
 use crate::rom::layout::{RING, WORD_BASE, WORD_FIRST, WORD_POINTS};
 use crate::rom::{ClassId, Kernel, Rom};
 
-/// `Key::cache` of an offset outside the plane cache.
-pub(super) const UNCACHED: u16 = u16::MAX;
+/// `Key::cache` of an offset outside the plane cache (its directory entry stays empty).
+pub(super) const UNCACHED: u16 = KEYS as u16;
 
 /// One plane: "the point at `anchor + (dx, dy)` is in `allowed`" (bit 0 friend, 1 foe,
 /// 2 empty, 3 off), with its plane-cache index precomputed.
@@ -352,15 +354,14 @@ impl<const N: usize> Filter<'_, N> {
     #[inline(always)]
     pub(super) fn slot(&mut self, k: Key) -> usize {
         let c = k.cache as usize;
-        if k.cache != UNCACHED && self.sc.valid[c >> 6] & (1 << (c & 63)) != 0 {
-            self.sc.dir[c] as usize
-        } else {
-            self.miss(
+        match self.sc.dir[c] {
+            0 => self.miss(
                 (k.cache != UNCACHED).then_some(c),
                 k.dx as i32,
                 k.dy as i32,
                 k.allowed,
-            )
+            ),
+            d => d as usize - 1,
         }
     }
 }
