@@ -1,4 +1,6 @@
-//! The walker: follows the moves played in a corner through an encoded blob, in place.
+//! The walker: follows the moves played in a corner through an encoded blob. `Walker::new`
+//! builds a transition table beside the blob (a step is one hash probe, `walk/table.rs`);
+//! `Walker::in_place` scans the blob's sibling lists instead. Listings read the blob.
 //!
 //! A [`Frame`] maps board coordinates into the corner frame: one of 4 corners times a possible
 //! transposition about the corner's diagonal (the 8 orientations), and a rectangle of the frame

@@ -11,7 +11,8 @@
 //!   a half board but outside the quarter (the half then copies the quarter's state);
 //! * a frame dies at its first move that is not in the book and costs nothing after that.
 //!
-//! Each move costs, per live frame, one scan of the sibling list it is played from.
+//! Each move costs, per live frame, one probe of the transition table (`table`), or with a
+//! walker built by `Walker::in_place`, one scan of the sibling list it is played from.
 
 use super::fast::{At, LEAF, Work};
 use super::table::Transitions;
