@@ -498,7 +498,11 @@ impl<'a> Rom<'a> {
     }
     pub fn pattern(&self, p: u32) -> PatternInfo<'a> {
         PatternInfo {
-            rom: *self,
+            patterns: *self.t(Section::Patterns),
+            cells: *self.t(Section::Cells),
+            tests: *self.t(Section::Tests),
+            bytecode: *self.t(Section::Bytecode),
+            results: *self.t(Section::Results),
             index: p as usize,
         }
     }
@@ -558,43 +562,14 @@ impl<'a> Rom<'a> {
     /// Cell `c`: `(dx, dy, allowed)`.
     #[inline]
     pub fn cell(&self, c: u32) -> (i8, i8, u8) {
-        let t = self.t(Section::Cells);
-        (
-            t.i8(c as usize, 0),
-            t.i8(c as usize, 1),
-            t.u8(c as usize, 2),
-        )
+        cell_in(self.t(Section::Cells), c)
     }
     /// Bytecode of test `i` and its cost.
     pub fn test(&self, i: u32) -> (&'a [u8], u32) {
-        let t = self.t(Section::Tests);
-        let i = i as usize;
-        let off = t.u32(i, 0) as usize;
-        let len = t.u32(i, 4) as usize;
-        (
-            self.t(Section::Bytecode)
-                .data
-                .get(off..off + len)
-                .unwrap_or(&[]),
-            t.u32(i, 8),
-        )
+        test_in(self.t(Section::Tests), self.t(Section::Bytecode), i)
     }
     pub fn result(&self, r: u32) -> RawResult {
-        let t = self.t(Section::Results);
-        let r = r as usize;
-        let (dx, dy) = (t.i8(r, 1), t.i8(r, 2));
-        let (value, bits, seq) = (t.i32(r, 4), t.u32(r, 8), t.u32(r, 12));
-        match t.u8(r, 0) {
-            0 => RawResult::Move {
-                dx,
-                dy,
-                value,
-                bits,
-                sequence: (seq != NONE).then_some(seq),
-            },
-            1 => RawResult::Reject { dx, dy },
-            _ => RawResult::Value { value, bits },
-        }
+        result_in(self.t(Section::Results), r)
     }
 
     // ---- sequences ----
@@ -753,16 +728,60 @@ impl<'a> ClassInfo<'a> {
     }
 }
 
-/// A pattern of a loaded image.
+/// Cell `c` of a cells table: `(dx, dy, allowed)`.
+#[inline]
+fn cell_in(t: &Table<'_>, c: u32) -> (i8, i8, u8) {
+    (
+        t.i8(c as usize, 0),
+        t.i8(c as usize, 1),
+        t.u8(c as usize, 2),
+    )
+}
+
+/// Test `i` of a tests table: its bytecode and cost.
+fn test_in<'a>(tests: &Table<'a>, bytecode: &Table<'a>, i: u32) -> (&'a [u8], u32) {
+    let i = i as usize;
+    let off = tests.u32(i, 0) as usize;
+    let len = tests.u32(i, 4) as usize;
+    (
+        bytecode.data.get(off..off + len).unwrap_or(&[]),
+        tests.u32(i, 8),
+    )
+}
+
+/// Result `r` of a results table.
+fn result_in(t: &Table<'_>, r: u32) -> RawResult {
+    let r = r as usize;
+    let (dx, dy) = (t.i8(r, 1), t.i8(r, 2));
+    let (value, bits, seq) = (t.i32(r, 4), t.u32(r, 8), t.u32(r, 12));
+    match t.u8(r, 0) {
+        0 => RawResult::Move {
+            dx,
+            dy,
+            value,
+            bits,
+            sequence: (seq != NONE).then_some(seq),
+        },
+        1 => RawResult::Reject { dx, dy },
+        _ => RawResult::Value { value, bits },
+    }
+}
+
+/// A pattern of a loaded image. It holds just the tables it reads (not a whole [`Rom`], whose
+/// copy per call showed in the scan profile).
 #[derive(Clone, Copy, Debug)]
 pub struct PatternInfo<'a> {
-    pub(crate) rom: Rom<'a>,
+    patterns: Table<'a>,
+    cells: Table<'a>,
+    tests: Table<'a>,
+    bytecode: Table<'a>,
+    results: Table<'a>,
     pub(crate) index: usize,
 }
 
 impl<'a> PatternInfo<'a> {
     fn t(&self) -> &Table<'a> {
-        self.rom.t(Section::Patterns)
+        &self.patterns
     }
     /// `PatternSpec::id` (index of its debug record).
     pub fn id(&self) -> u32 {
@@ -773,19 +792,19 @@ impl<'a> PatternInfo<'a> {
     }
     /// Cells in the drawn orientation: `(dx, dy, allowed states)`.
     pub fn cells(&self) -> impl Iterator<Item = (i8, i8, u8)> + 'a {
-        let rom = self.rom;
+        let cells = self.cells;
         let (f, n) = (self.t().u32(self.index, 8), self.t().u32(self.index, 12));
-        (f..f + n).map(move |c| rom.cell(c))
+        (f..f + n).map(move |c| cell_in(&cells, c))
     }
     /// Test blocks in run order: `(bytecode, cost)`.
     pub fn tests(&self) -> impl Iterator<Item = (&'a [u8], u32)> + 'a {
-        let rom = self.rom;
+        let (tests, bytecode) = (self.tests, self.bytecode);
         let (f, n) = (self.t().u32(self.index, 16), self.t().u32(self.index, 20));
-        (f..f + n).map(move |i| rom.test(i))
+        (f..f + n).map(move |i| test_in(&tests, &bytecode, i))
     }
     pub fn result(&self) -> Option<RawResult> {
         let r = self.t().u32(self.index, 24);
-        (r != NONE).then(|| self.rom.result(r))
+        (r != NONE).then(|| result_in(&self.results, r))
     }
 }
 
