@@ -3,6 +3,7 @@
 #![no_main]
 
 use lens_vm::board::Board;
+use lens_vm::matching::ScanPlan;
 use lens_vm::{Colour, Match, MatchBuf, NoHost, Orientations, Query, Rom, Scratch};
 use libfuzzer_sys::fuzz_target;
 
@@ -26,6 +27,22 @@ fuzz_target!(|data: &[u8]| {
             };
             let mut out = MatchBuf::new(&mut slots);
             rom.scan(&board, &NoHost, &q, &mut scratch, &mut out);
+            // One focus at a time: the kernels a scan does not use (lookup tables,
+            // bit-sliced blocks, masks), at a corner, an edge, the middle and off the board.
+            for (x, y) in [(0, 0), (8, 3), (4, 4), (2, 1), (-1, 5)] {
+                let mut out = MatchBuf::new(&mut slots);
+                rom.match_at(&board, &NoHost, &q, x, y, &mut scratch, &mut out);
+            }
+            // The caller-side scan plan agrees with the plain scan.
+            if let Some(plan) = ScanPlan::new(&rom, class.id()) {
+                let mut a = [Match::EMPTY; 64];
+                let mut b = [Match::EMPTY; 64];
+                let (mut oa, mut ob) = (MatchBuf::new(&mut a), MatchBuf::new(&mut b));
+                let na = plan.scan(&rom, &board, &NoHost, &q, &mut scratch, &mut oa);
+                let nb = rom.scan(&board, &NoHost, &q, &mut scratch, &mut ob);
+                assert_eq!(na, nb, "plan and scan disagree on the match count");
+                assert_eq!(oa.as_slice(), ob.as_slice(), "plan and scan disagree");
+            }
         }
     }
     for id in 0..rom.lens_count() {
