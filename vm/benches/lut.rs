@@ -108,19 +108,6 @@ fn image(mode: Mode, patterns: usize) -> &'static [u8] {
     Box::leak(rom::write_with(&spec, &opts).into_boxed_slice())
 }
 
-fn positions() -> Vec<(Board, (i32, i32))> {
-    let mut rng = Rng(11);
-    let mut v = Vec::new();
-    while v.len() < 64 {
-        let b = to_board(&TestBoard::random(&mut rng, 19, 0.35));
-        let (x, y) = (rng.below(19) as i32, rng.below(19) as i32);
-        if b.point(x, y) == Point::Empty {
-            v.push((b, (x, y)));
-        }
-    }
-    v
-}
-
 /// All positions once through one kernel; returns the match count. (`Scratch` is about
 /// 180 KiB: it is made once, outside the timed loop.)
 fn run(
@@ -142,13 +129,8 @@ fn run(
     n
 }
 
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(|a, b| a.total_cmp(b));
-    v[v.len() / 2]
-}
-
 fn bench(c: &mut Criterion) {
-    let pos: &'static [(Board, (i32, i32))] = Box::leak(positions().into_boxed_slice());
+    let pos: &'static [(Board, (i32, i32))] = Box::leak(game_positions().into_boxed_slice());
     for (mode, patterns) in [(Mode::All, 60), (Mode::Best, 60), (Mode::All, 20)] {
         let bytes = image(mode, patterns);
         let rom = Rom::from_bytes(bytes).unwrap();

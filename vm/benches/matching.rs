@@ -167,20 +167,6 @@ fn image_with(cut: bool, patterns: usize, opts: &rom::WriteOptions) -> Vec<u8> {
     )
 }
 
-/// 64 positions of a 19x19 game-like density, with an empty focus point each.
-fn positions() -> Vec<(Board, (i32, i32))> {
-    let mut rng = Rng(11);
-    let mut v = Vec::new();
-    while v.len() < 64 {
-        let b = to_board(&TestBoard::random(&mut rng, 19, 0.35));
-        let (x, y) = (rng.below(19) as i32, rng.below(19) as i32);
-        if b.point(x, y) == Point::Empty {
-            v.push((b, (x, y)));
-        }
-    }
-    v
-}
-
 fn match_calls(
     c: &mut Criterion,
     cut: bool,
@@ -348,13 +334,8 @@ fn match_calls(
     rom
 }
 
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(|a, b| a.total_cmp(b));
-    v[v.len() / 2]
-}
-
 fn bench(c: &mut Criterion) {
-    let pos: &'static [(Board, (i32, i32))] = Box::leak(positions().into_boxed_slice());
+    let pos: &'static [(Board, (i32, i32))] = Box::leak(game_positions().into_boxed_slice());
     // 500 patterns (4,000 variants: the tables stay in L2 even on a busy machine) and 3000.
     match_calls(c, true, 500, pos);
     match_calls(c, true, PATTERNS, pos);

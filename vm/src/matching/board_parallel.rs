@@ -322,49 +322,9 @@ impl<const N: usize> Filter<'_, N> {
         slot
     }
 
-    /// The packed absence masks of one entry, most selective first: word 0's points (ring
-    /// order: the focus and its nearest neighbours), its edge thermometer bits, then words 1, 2.
+    /// The packed absence masks of one entry ([`packed_constraints`]).
     fn packed(&mut self, masks: [u64; 3], words: usize) -> bool {
-        for w in 0..words.min(3) {
-            let (base, np) = (WORD_BASE[w], WORD_POINTS[w] as u32);
-            let slots = (1u64 << np) - 1;
-            let m = masks[w];
-            let (f, o, e) = (
-                (m >> base) & slots,
-                (m >> (base + np)) & slots,
-                (m >> (base + 2 * np)) & slots,
-            );
-            let mut any = f | o | e;
-            while any != 0 {
-                let k = any.trailing_zeros();
-                any &= any - 1;
-                let forbidden = ((f >> k) & 1) | ((o >> k) & 1) << 1 | ((e >> k) & 1) << 2;
-                let (dx, dy) = RING[WORD_FIRST[w] + k as usize];
-                // An off-board point sets none of its state bits: off is always allowed here.
-                if !self.and(dx as i32, dy as i32, 0xF & !forbidden as u8) {
-                    return false;
-                }
-            }
-            if w == 0 {
-                let mut edge = m & 0xFFF;
-                while edge != 0 {
-                    let b = edge.trailing_zeros() as i32;
-                    edge &= edge - 1;
-                    let r = b % 3 + 1;
-                    let (dx, dy) = match b / 3 {
-                        0 => (0, -r),
-                        1 => (r, 0),
-                        2 => (0, r),
-                        _ => (-r, 0),
-                    };
-                    // The thermometer bit forbids "off the board" at that point.
-                    if !self.and(dx, dy, 7) {
-                        return false;
-                    }
-                }
-            }
-        }
-        true
+        packed_constraints(masks, words, |dx, dy, allowed| self.and(dx, dy, allowed))
     }
 
     /// The cells of one entry (its pattern's cells, ordered once per pattern) through its
@@ -378,26 +338,59 @@ impl<const N: usize> Filter<'_, N> {
         if cells.fits {
             cells.groups[0][..cells.n].iter().all(|&c| one(c))
         } else {
-            pattern_cells(rom, p).all(one)
+            rom.pattern(p).cells().all(one)
         }
     }
 }
 
-/// The stored cells of pattern `p` (`PatternInfo::cells` read straight from the tables:
-/// no copy of the `Rom` per pattern).
-#[inline]
-fn pattern_cells<'a>(rom: &Rom<'a>, p: u32) -> impl Iterator<Item = (i8, i8, u8)> + 'a {
-    let pt = rom.t(Section::Patterns);
-    let (first, n) = (
-        pt.u32(p as usize, 8) as usize,
-        pt.u32(p as usize, 12) as usize,
-    );
-    let ct = rom.t(Section::Cells);
-    let rec = ct.rec.max(3);
-    let bytes = ct.data.get(first * rec..(first + n) * rec).unwrap_or(&[]);
-    bytes
-        .chunks_exact(rec)
-        .map(|c| (c[0] as i8, c[1] as i8, c[2]))
+/// The constraints of a packed entry's absence masks as `(dx, dy, allowed states)`, most
+/// selective first: word 0's points (ring order: the focus and its nearest neighbours), its
+/// edge thermometer bits, then words 1 and 2. Stops at, and returns, the first `false` of `f`.
+#[inline(always)]
+fn packed_constraints(
+    masks: [u64; 3],
+    words: usize,
+    mut f: impl FnMut(i32, i32, u8) -> bool,
+) -> bool {
+    for (w, &m) in masks.iter().enumerate().take(words.min(3)) {
+        let (base, np) = (WORD_BASE[w], WORD_POINTS[w] as u32);
+        let slots = (1u64 << np) - 1;
+        let (fr, o, e) = (
+            (m >> base) & slots,
+            (m >> (base + np)) & slots,
+            (m >> (base + 2 * np)) & slots,
+        );
+        let mut any = fr | o | e;
+        while any != 0 {
+            let k = any.trailing_zeros();
+            any &= any - 1;
+            let forbidden = ((fr >> k) & 1) | ((o >> k) & 1) << 1 | ((e >> k) & 1) << 2;
+            let (dx, dy) = RING[WORD_FIRST[w] + k as usize];
+            // An off-board point sets none of its state bits: off is always allowed here.
+            if !f(dx as i32, dy as i32, 0xF & !forbidden as u8) {
+                return false;
+            }
+        }
+        if w == 0 {
+            let mut edge = m & 0xFFF;
+            while edge != 0 {
+                let b = edge.trailing_zeros() as i32;
+                edge &= edge - 1;
+                let r = b % 3 + 1;
+                let (dx, dy) = match b / 3 {
+                    0 => (0, -r),
+                    1 => (r, 0),
+                    2 => (0, r),
+                    _ => (-r, 0),
+                };
+                // The thermometer bit forbids "off the board" at that point.
+                if !f(dx, dy, 7) {
+                    return false;
+                }
+            }
+        }
+    }
+    true
 }
 
 /// Most cells stored per pattern in [`Ordered`]; longer patterns are read in stored order.
@@ -442,7 +435,7 @@ impl Ordered {
         self.pattern = p;
         let mut len = [0usize; 3];
         self.fits = true;
-        for c in pattern_cells(rom, p) {
+        for c in rom.pattern(p).cells() {
             let g = GROUP[(c.2 & 0xF) as usize] as usize;
             if len[g] == LOCAL_CELLS {
                 self.fits = false;

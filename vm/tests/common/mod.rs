@@ -610,3 +610,24 @@ pub fn to_board(t: &TestBoard) -> lens_vm::board::Board {
     }
     b
 }
+
+/// 64 positions of a 19x19 game-like density, with an empty focus point each (the benches'
+/// match-call positions).
+pub fn game_positions() -> Vec<(lens_vm::board::Board, (i32, i32))> {
+    let mut rng = Rng(11);
+    let mut v = Vec::new();
+    while v.len() < 64 {
+        let b = to_board(&TestBoard::random(&mut rng, 19, 0.35));
+        let (x, y) = (rng.below(19) as i32, rng.below(19) as i32);
+        if b.point(x, y) == Point::Empty {
+            v.push((b, (x, y)));
+        }
+    }
+    v
+}
+
+/// The median of `v` (sorted in place).
+pub fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}

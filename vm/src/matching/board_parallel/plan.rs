@@ -14,12 +14,11 @@ use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 
 use super::{
-    Area, CACHED, ENTRY_BITS, Filter, HITS, KEYS, MATRIX, SIDE, STACK, Source, pattern_cells,
+    Area, CACHED, ENTRY_BITS, Filter, HITS, KEYS, MATRIX, SIDE, STACK, Source, packed_constraints,
 };
 use crate::board::BoardView;
 use crate::geometry::Orientation;
 use crate::matching::{Host, MatchBuf, Orientations, Query, Scratch};
-use crate::rom::layout::{RING, WORD_BASE, WORD_FIRST, WORD_POINTS};
 use crate::rom::{ClassId, Kernel, Rom};
 
 /// `Key::cache` of an offset outside the plane cache (its directory entry stays empty).
@@ -95,11 +94,15 @@ impl ScanPlan {
             let (p, o, cov) = rom.entry(first + r);
             cells.clear();
             if packed {
-                packed_cells(rom.entry_masks(&info, first + r), info.words(), &mut cells);
+                let masks = rom.entry_masks(&info, first + r);
+                packed_constraints(masks, info.words(), |dx, dy, allowed| {
+                    cells.push((dx as i8, dy as i8, allowed));
+                    true
+                });
             } else {
                 let [ax, ay, bx, by] =
                     MATRIX[Orientation::new(o).unwrap_or(Orientation::IDENTITY).index() as usize];
-                for (dx, dy, allowed) in pattern_cells(rom, p) {
+                for (dx, dy, allowed) in rom.pattern(p).cells() {
                     let (dx, dy) = (dx as i32, dy as i32);
                     let (x, y) = (ax * dx + bx * dy, ay * dx + by * dy);
                     cells.push((x as i8, y as i8, allowed & 0xF));
@@ -220,44 +223,6 @@ impl ScanPlan {
 
 fn fingerprint(rom: &Rom<'_>, first: u32, count: u32) -> (u64, usize, u32, u32) {
     (rom.source_hash(), rom.entry_count(), first, count)
-}
-
-/// The constraints of a packed entry: ring points with a forbidden-state set, then the edge
-/// thermometer bits ("on the board").
-fn packed_cells(masks: [u64; 3], words: usize, out: &mut Vec<(i8, i8, u8)>) {
-    for (w, &m) in masks.iter().enumerate().take(words.min(3)) {
-        let (base, np) = (WORD_BASE[w], WORD_POINTS[w] as u32);
-        let slots = (1u64 << np) - 1;
-        let (f, o, e) = (
-            (m >> base) & slots,
-            (m >> (base + np)) & slots,
-            (m >> (base + 2 * np)) & slots,
-        );
-        let mut any = f | o | e;
-        while any != 0 {
-            let k = any.trailing_zeros();
-            any &= any - 1;
-            let forbidden = ((f >> k) & 1) | ((o >> k) & 1) << 1 | ((e >> k) & 1) << 2;
-            let (dx, dy) = RING[WORD_FIRST[w] + k as usize];
-            // An off-board point sets none of its state bits: off is always allowed here.
-            out.push((dx, dy, 0xF & !forbidden as u8));
-        }
-        if w == 0 {
-            let mut edge = m & 0xFFF;
-            while edge != 0 {
-                let b = edge.trailing_zeros() as i8;
-                edge &= edge - 1;
-                let r = b % 3 + 1;
-                let (dx, dy) = match b / 3 {
-                    0 => (0, -r),
-                    1 => (r, 0),
-                    2 => (0, r),
-                    _ => (-r, 0),
-                };
-                out.push((dx, dy, 7));
-            }
-        }
-    }
 }
 
 struct Builder {
@@ -440,21 +405,8 @@ impl ScanPlan {
         scratch: &mut Scratch,
         out: &mut MatchBuf<'_>,
     ) -> usize {
-        if q.class == self.class && self.fits(rom) {
-            if let Some(n) = super::scan_from(
-                Source::Plan(self),
-                rom,
-                board,
-                host,
-                q,
-                Area::ALL,
-                scratch,
-                out,
-            ) {
-                return n;
-            }
-        }
-        rom.scan(board, host, q, scratch, out)
+        self.scan_through(rom, board, host, q, Area::ALL, scratch, out)
+            .unwrap_or_else(|| rom.scan(board, host, q, scratch, out))
     }
 
     /// [`Rom::scan_area`] of `q` through the plan (the incremental rescan after a move).
@@ -469,14 +421,27 @@ impl ScanPlan {
         scratch: &mut Scratch,
         out: &mut MatchBuf<'_>,
     ) -> usize {
-        if q.class == self.class && self.fits(rom) {
-            if let Some(n) =
-                super::scan_from(Source::Plan(self), rom, board, host, q, area, scratch, out)
-            {
-                return n;
-            }
+        self.scan_through(rom, board, host, q, area, scratch, out)
+            .unwrap_or_else(|| rom.scan_area(board, host, q, area, scratch, out))
+    }
+
+    /// The board-parallel scan with this plan's keys; `None` (nothing written) when the plan
+    /// does not serve `q` on `rom` or the scan cannot take the board-parallel path.
+    #[allow(clippy::too_many_arguments)]
+    fn scan_through<B: BoardView + ?Sized, H: Host + ?Sized>(
+        &self,
+        rom: &Rom<'_>,
+        board: &B,
+        host: &H,
+        q: &Query,
+        area: Area,
+        scratch: &mut Scratch,
+        out: &mut MatchBuf<'_>,
+    ) -> Option<usize> {
+        if q.class != self.class || !self.fits(rom) {
+            return None;
         }
-        rom.scan_area(board, host, q, area, scratch, out)
+        super::scan_from(Source::Plan(self), rom, board, host, q, area, scratch, out)
     }
 }
 
