@@ -332,6 +332,25 @@ impl List {
             resume: false,
         }
     }
+    /// The child list of an entry of this list, vertex `v` (decoder), after a move of colour
+    /// `pc` at context point `sym`; a setup edge plays no move, so it keeps this list's context.
+    fn child(&self, v: u32, pc: Rel, setup: bool, sym: usize, kind: u8) -> List {
+        let (grandparent, parent) = if setup {
+            (self.grandparent, self.parent)
+        } else {
+            (self.parent, sym)
+        };
+        List {
+            v,
+            pc,
+            parent,
+            grandparent,
+            parent_kind: kind,
+            first: true,
+            coded: Vec::new(),
+            resume: false,
+        }
+    }
     fn structure_ctx(&self, depth: usize) -> usize {
         depth.min(MAX_DEPTH_CTX) * 2 + self.first as usize
     }
@@ -437,22 +456,8 @@ pub(crate) fn encode(plan: &[PEntry<'_>], out: &mut Vec<u8>) {
                 Some(m) => m.colour,
                 None => top.pc,
             };
-            let (gp, par) = if setup.is_some() {
-                (top.grandparent, top.parent)
-            } else {
-                (top.parent, sym)
-            };
             top.resume = p.has_sibling;
-            let child = List {
-                v: 0,
-                pc: colour,
-                parent: par,
-                grandparent: gp,
-                parent_kind: kind,
-                first: true,
-                coded: Vec::new(),
-                resume: false,
-            };
+            let child = top.child(0, colour, setup.is_some(), sym, kind);
             stack.push(std::mem::replace(&mut top, child));
             continue;
         }
@@ -605,22 +610,8 @@ pub(crate) fn decode(bytes: &[u8], pos: usize, tree_moves: u64) -> Result<Tree, 
         vertices[top.v as usize].edges.push(Edge { step, to });
         if has_child && target.is_none() {
             list_vertex.push(to);
-            let (gp, par) = if setup {
-                (top.grandparent, top.parent)
-            } else {
-                (top.parent, sym)
-            };
             top.resume = has_sibling;
-            let child = List {
-                v: to,
-                pc: colour,
-                parent: par,
-                grandparent: gp,
-                parent_kind: kind,
-                first: true,
-                coded: Vec::new(),
-                resume: false,
-            };
+            let child = top.child(to, colour, setup, sym, kind);
             stack.push(std::mem::replace(&mut top, child));
             continue;
         }
