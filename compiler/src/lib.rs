@@ -26,6 +26,7 @@
 use std::path::PathBuf;
 
 pub use lens_dsl::{Diagnostic, SourceMap};
+pub use lens_vm::rom::Profile;
 use lens_vm::spec::RomSpec;
 
 pub mod build;
@@ -52,6 +53,9 @@ pub struct Options {
     /// Leave out the optional `lut` section (lookup tables of 3x3 classes, see
     /// [`optimise::lut`]): those classes are then matched by the sliced or mask kernel.
     pub no_lut: bool,
+    /// The image profile: `Fast` (every orientation precompiled, with the optional tables) or
+    /// `Compact` (each pattern once, RiscIgo's form; `no_sliced`/`no_lut` do not apply).
+    pub profile: Profile,
 }
 
 /// A successful compilation.
@@ -100,7 +104,7 @@ pub fn compile_program(
     // The writer validates the spec; a failure there is a compiler bug, reported, not a panic.
     // lensc images carry the optional bit-sliced tables (the fast kernel for packed classes)
     // and lookup tables for the 3x3 classes the rule admits.
-    let write = optimise::lut::write_options(opts.no_sliced, opts.no_lut);
+    let write = optimise::lut::write_options(opts.no_sliced, opts.no_lut, opts.profile);
     let rom = lens_vm::rom::try_write_with(&spec, &write).map_err(|e| {
         vec![Diagnostic {
             severity: lens_dsl::Severity::Error,

@@ -204,3 +204,140 @@ pub fn stats_json(rom: &Rom<'_>) -> String {
         classes.join(",")
     )
 }
+
+/// Where the bytes of a compact-profile image go.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CompactStats {
+    pub total_bytes: usize,
+    /// `(section name, offset, bytes)` for each present section.
+    pub sections: Vec<(&'static str, usize, usize)>,
+    pub classes: usize,
+    /// Pattern records (glob headers included), as `patterns` counts them in a fast image.
+    pub patterns: usize,
+    pub lenses: usize,
+    /// Bytes of all pattern records.
+    pub pattern_bytes: usize,
+    /// `(part, bytes)` of the pattern records, in record order.
+    pub parts: Vec<(&'static str, usize)>,
+    /// `(cells form, records, bytes)`.
+    pub cell_forms: Vec<(&'static str, usize, usize)>,
+    /// `(name, patterns, record bytes)` per class.
+    pub per_class: Vec<(String, usize, usize)>,
+}
+
+/// Figures of a compact image: every record byte is attributed to one part.
+pub fn compute_compact(c: &lens_vm::rom::CompactRom<'_>) -> CompactStats {
+    use lens_vm::rom::compact::{H_CELLS_SHIFT, RECORD_PARTS};
+    let rom = c.rom();
+    let mut s = CompactStats {
+        total_bytes: rom.as_bytes().len(),
+        classes: c.class_count(),
+        lenses: rom.lens_count(),
+        ..Default::default()
+    };
+    for sec in Section::ALL {
+        if let Some((off, len)) = rom.section_span(sec) {
+            s.sections.push((sec.name(), off, len));
+        }
+    }
+    let mut parts = [0usize; 9];
+    let mut forms = [(0usize, 0usize); 4];
+    for class in c.classes() {
+        let (mut n, mut bytes) = (0, 0);
+        for (_, r) in class.records() {
+            n += 1;
+            bytes += r.len;
+            for (k, &b) in r.part_bytes.iter().enumerate() {
+                parts[k] += b as usize;
+            }
+            let f = (r.header >> H_CELLS_SHIFT) as usize;
+            forms[f].0 += 1;
+            forms[f].1 += r.part_bytes[8] as usize;
+        }
+        s.patterns += n;
+        s.pattern_bytes += bytes;
+        s.per_class
+            .push((rom.string(class.name_index()).to_string(), n, bytes));
+    }
+    s.parts = RECORD_PARTS.iter().copied().zip(parts).collect();
+    s.cell_forms = ["none", "dense", "sparse", "box"]
+        .iter()
+        .zip(forms)
+        .map(|(n, (k, b))| (*n, k, b))
+        .collect();
+    s
+}
+
+fn per(a: usize, b: usize) -> f64 {
+    if b == 0 { 0.0 } else { a as f64 / b as f64 }
+}
+
+/// Human-readable figures of a compact image, with the breakdown of every pattern byte.
+pub fn compact_stats(c: &lens_vm::rom::CompactRom<'_>) -> String {
+    let s = compute_compact(c);
+    let rom = c.rom();
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "image {} bytes, format v{}, compact profile{}",
+        s.total_bytes,
+        rom.format_version(),
+        if rom.is_stripped() { ", stripped" } else { "" }
+    );
+    let _ = writeln!(
+        o,
+        "classes {}  patterns {}  lenses {}  sequences {}  joseki {}",
+        s.classes,
+        s.patterns,
+        s.lenses,
+        rom.sequence_count(),
+        rom.joseki_count()
+    );
+    let _ = writeln!(
+        o,
+        "bytes per pattern: {:.1} pattern data (records), {:.1} whole image",
+        per(s.pattern_bytes, s.patterns),
+        per(s.total_bytes, s.patterns)
+    );
+    let _ = writeln!(o, "\n{:<22} {:>8} {:>12}", "pattern data", "bytes", "per pattern");
+    for (n, b) in &s.parts {
+        let _ = writeln!(o, "{n:<22} {b:>8} {:>12.2}", per(*b, s.patterns));
+    }
+    let _ = writeln!(o, "\n{:<22} {:>8} {:>8}", "cells form", "records", "bytes");
+    for (n, k, b) in &s.cell_forms {
+        let _ = writeln!(o, "{n:<22} {k:>8} {b:>8}");
+    }
+    let _ = writeln!(o, "\n{:<18} {:>8} {:>8} {:>12}", "section", "offset", "bytes", "per pattern");
+    let table = 48 + 16 * s.sections.len();
+    let _ = writeln!(o, "{:<18} {:>8} {table:>8} {:>12.2}", "header + table", 0, per(table, s.patterns));
+    for (n, off, len) in &s.sections {
+        let _ = writeln!(o, "{n:<18} {off:>8} {len:>8} {:>12.2}", per(*len, s.patterns));
+    }
+    let _ = writeln!(o, "\n{:<20} {:>8} {:>8} {:>12}", "class", "patterns", "bytes", "per pattern");
+    for (n, p, b) in &s.per_class {
+        let _ = writeln!(o, "{n:<20} {p:>8} {b:>8} {:>12.2}", per(*b, *p));
+    }
+    o
+}
+
+/// One JSON object (no trailing newline) of [`compute_compact`].
+pub fn compact_stats_json(c: &lens_vm::rom::CompactRom<'_>) -> String {
+    let s = compute_compact(c);
+    let list = |items: Vec<String>| items.join(",");
+    format!(
+        "{{\"bytes\":{},\"format_version\":{},\"profile\":\"compact\",\"stripped\":{},\"classes\":{},\"patterns\":{},\"lenses\":{},\"pattern_bytes\":{},\"bytes_per_pattern_data\":{:.2},\"bytes_per_pattern_image\":{:.2},\"parts\":[{}],\"cell_forms\":[{}],\"sections\":[{}],\"per_class\":[{}]}}",
+        s.total_bytes,
+        c.rom().format_version(),
+        c.rom().is_stripped(),
+        s.classes,
+        s.patterns,
+        s.lenses,
+        s.pattern_bytes,
+        per(s.pattern_bytes, s.patterns),
+        per(s.total_bytes, s.patterns),
+        list(s.parts.iter().map(|(n, b)| format!("{{\"part\":{},\"bytes\":{b}}}", json_str(n))).collect()),
+        list(s.cell_forms.iter().map(|(n, k, b)| format!("{{\"form\":{},\"records\":{k},\"bytes\":{b}}}", json_str(n))).collect()),
+        list(s.sections.iter().map(|(n, off, len)| format!("{{\"name\":{},\"offset\":{off},\"bytes\":{len}}}", json_str(n))).collect()),
+        list(s.per_class.iter().map(|(n, p, b)| format!("{{\"name\":{},\"patterns\":{p},\"bytes\":{b}}}", json_str(n))).collect()),
+    )
+}

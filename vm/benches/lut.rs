@@ -104,6 +104,7 @@ fn image(mode: Mode, patterns: usize) -> &'static [u8] {
         sliced_block_words: 8,
         lut_max_bytes: u32::MAX,
         lut_max_bytes_per_variant: 0,
+        profile: rom::Profile::Fast,
     };
     Box::leak(rom::write_with(&spec, &opts).into_boxed_slice())
 }

@@ -11,7 +11,7 @@ pub mod geometry;
 pub mod matching;
 pub mod reference;
 pub mod rom;
-#[cfg(feature = "builder")]
+#[cfg(feature = "alloc")]
 pub mod spec;
 
 pub use board::{BoardView, Colour, Point};

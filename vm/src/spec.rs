@@ -48,19 +48,8 @@ pub struct RomSpec {
     pub debug: Option<DebugSpec>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Mode {
-    Best,
-    All,
-    First,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum OrientPolicy {
-    All,
-    Up,
-    Identity,
-}
+/// Class modes and orientation policies: the same types the loaded image reports.
+pub use crate::rom::{Mode, OrientPolicy};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClassSpec {
@@ -278,6 +267,7 @@ pub struct JosekiBlobSpec {
 }
 
 #[derive(Clone, Debug, PartialEq, Default)]
+#[cfg_attr(feature = "metadata", derive(serde::Serialize, serde::Deserialize))]
 pub struct DebugSpec {
     /// Source file names, in input order.
     pub files: Vec<String>,
@@ -286,6 +276,7 @@ pub struct DebugSpec {
 }
 
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(feature = "metadata", derive(serde::Serialize, serde::Deserialize))]
 pub struct PatternDebug {
     pub name: String,
     pub file: u32,

@@ -15,6 +15,7 @@ const ALL_LUT: WriteOptions = WriteOptions {
     sliced_block_words: 8,
     lut_max_bytes: u32::MAX,
     lut_max_bytes_per_variant: 0,
+    profile: lens_vm::rom::Profile::Fast,
 };
 
 /// A random 3x3 class: plain patterns and globs, all cells within distance 1.

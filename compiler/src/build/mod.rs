@@ -122,6 +122,13 @@ impl Config {
         self.opts.no_lut = !lut;
         self
     }
+    /// The image profile (default [`Profile::Fast`](crate::Profile::Fast)):
+    /// [`Profile::Compact`](crate::Profile::Compact) stores each pattern once, to be expanded
+    /// at load with `lens_vm::rom::CompactRom::expand`.
+    pub fn profile(&mut self, profile: crate::Profile) -> &mut Self {
+        self.opts.profile = profile;
+        self
+    }
     /// Print `cargo:rerun-if-changed` lines (default `true`). Note that any such line replaces
     /// Cargo's default of rerunning on every change in the package.
     pub fn emit_rerun_directives(&mut self, emit: bool) -> &mut Self {

@@ -20,7 +20,7 @@
 //!   the image (the board-parallel scan and the loader's check read them), so the table is an
 //!   addition; a class over the budget keeps the sliced/mask kernels.
 
-use lens_vm::rom::WriteOptions;
+use lens_vm::rom::{Profile, WriteOptions};
 
 /// Largest lookup table per class, in bytes.
 pub const LUT_MAX_BYTES: u32 = WriteOptions::COMPILER_LUT_MAX_BYTES;
@@ -29,8 +29,9 @@ pub const LUT_MAX_BYTES_PER_VARIANT: u32 = WriteOptions::COMPILER_LUT_MAX_BYTES_
 
 /// The writer options for `lensc`: bit-sliced tables unless `no_sliced`, lookup tables unless
 /// `no_lut`.
-pub fn write_options(no_sliced: bool, no_lut: bool) -> WriteOptions {
+pub fn write_options(no_sliced: bool, no_lut: bool, profile: Profile) -> WriteOptions {
     WriteOptions {
+        profile,
         sliced_block_words: if no_sliced {
             0
         } else {

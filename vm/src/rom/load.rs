@@ -20,17 +20,53 @@ const fn align8(n: usize) -> usize {
     (n + 7) & !7
 }
 
-/// Offsets of cells and test points allowed in an image (a 25x25 field at most).
-const MAX_OFFSET: i8 = 24;
+/// Offsets of cells and test points allowed in an image.
+const MAX_OFFSET: i8 = super::MAX_OFFSET as i8;
 
 impl<'a> Rom<'a> {
     /// Validate `bytes` and borrow them. O(size); never panics; every malformed, truncated,
     /// corrupted or future-version image gives a [`LoadError`] with the offending offset.
+    /// A compact-profile image is refused ([`LoadErrorKind::CompactImage`]): read it with
+    /// [`CompactRom`](super::CompactRom) and expand it for the matcher.
     pub fn from_bytes(bytes: &'a [u8]) -> Result<Rom<'a>, LoadError> {
-        let rom = parse_header(bytes)?;
-        validate(&rom)?;
+        let rom = parse_and_validate(bytes)?;
+        if rom.is_compact() {
+            return Err(err(28, LoadErrorKind::CompactImage));
+        }
         Ok(rom)
     }
+}
+
+/// Header, section table and every record, for either profile.
+pub(super) fn parse_and_validate(bytes: &[u8]) -> R<Rom<'_>> {
+    let rom = parse_header(bytes)?;
+    validate(&rom)?;
+    Ok(rom)
+}
+
+/// The fields a fast class record and a compact class record share: mode, focus set, field
+/// size and orientation policy (`at` = offset of the mode byte; the others follow it).
+pub(super) fn check_class_shape(
+    mode: u8,
+    focus: u8,
+    width: u8,
+    height: u8,
+    orient: u8,
+    at: usize,
+) -> R<()> {
+    if mode > 2 {
+        return Err(bad(at, "unknown class mode"));
+    }
+    if focus > 15 {
+        return Err(bad(at + 1, "focus state set above 15"));
+    }
+    if width % 2 == 0 || height % 2 == 0 || width as usize > MAX_FIELD || height as usize > MAX_FIELD {
+        return Err(bad(at + 2, "field size must be odd and at most 25"));
+    }
+    if orient > 2 {
+        return Err(bad(at + 4, "unknown orientation policy"));
+    }
+    Ok(())
 }
 
 fn parse_header(bytes: &[u8]) -> R<Rom<'_>> {
@@ -77,7 +113,12 @@ fn parse_header(bytes: &[u8]) -> R<Rom<'_>> {
         ));
     }
     let flags = u32_at(bytes, 28);
-    if flags & !FLAG_STRIPPED != 0 {
+    let known = if version >= 3 {
+        FLAG_STRIPPED | FLAG_COMPACT
+    } else {
+        FLAG_STRIPPED
+    };
+    if flags & !known != 0 {
         return Err(bad(28, "unknown header flags"));
     }
     if u32_at(bytes, 44) != 0 {
@@ -118,6 +159,9 @@ fn parse_header(bytes: &[u8]) -> R<Rom<'_>> {
         prev_kind = kind;
         if sec.is_debug() && stripped {
             return Err(bad(e, "debug section in an image flagged as stripped"));
+        }
+        if sec.presence(flags) == Presence::Absent {
+            return Err(bad(e, "section does not belong in an image of this profile"));
         }
         let off = u32_at(bytes, e + 4) as usize;
         let len = u32_at(bytes, e + 8) as usize;
@@ -160,7 +204,7 @@ fn parse_header(bytes: &[u8]) -> R<Rom<'_>> {
         return Err(bad(cursor, "bytes after the last section"));
     }
     for s in Section::ALL {
-        if !present[s.index()] && !s.is_optional() && (!s.is_debug() || !stripped) {
+        if !present[s.index()] && s.presence(flags) == Presence::Required {
             return Err(err(24, LoadErrorKind::MissingSection(s)));
         }
     }
@@ -212,7 +256,7 @@ fn string_ref(rom: &Rom<'_>, i: u32, at: usize) -> R<()> {
     }
 }
 
-fn point_ok(dx: i8, dy: i8) -> bool {
+pub(super) fn point_ok(dx: i8, dy: i8) -> bool {
     (-MAX_OFFSET..=MAX_OFFSET).contains(&dx) && (-MAX_OFFSET..=MAX_OFFSET).contains(&dy)
 }
 
@@ -264,15 +308,28 @@ fn validate(rom: &Rom<'_>) -> R<()> {
         }
     }
     validate_cells_tests_results(rom)?;
+    // Lens fields index the fast tables, or the compact profile's lists.
+    let (ntests, nres) = if rom.is_compact() {
+        super::compact::validate_lists(rom)?
+    } else {
+        (
+            rom.t(Section::Tests).len(),
+            rom.t(Section::Results).len(),
+        )
+    };
     validate_classes(rom)?;
     validate_sequences(rom)?;
-    validate_lenses(rom)?;
+    validate_lenses(rom, ntests, nres)?;
     validate_joseki(rom)?;
     if !rom.stripped {
         validate_debug(rom)?;
     }
     super::sliced::validate(rom)?;
-    super::lut::validate(rom)
+    super::lut::validate(rom)?;
+    if rom.is_compact() {
+        super::compact::validate(rom, ntests as u32, nres as u32)?;
+    }
+    Ok(())
 }
 
 fn validate_cells_tests_results(rom: &Rom<'_>) -> R<()> {
@@ -334,19 +391,8 @@ fn validate_classes(rom: &Rom<'_>) -> R<()> {
     for c in 0..classes.len() {
         let at = |f| classes.at(c, f);
         string_ref(rom, classes.u32(c, 0), at(0))?;
-        if classes.u8(c, 4) > 2 {
-            return Err(bad(at(4), "unknown class mode"));
-        }
-        if classes.u8(c, 5) > 15 {
-            return Err(bad(at(5), "focus state set above 15"));
-        }
         let (w, h) = (classes.u8(c, 6), classes.u8(c, 7));
-        if w % 2 == 0 || h % 2 == 0 || w > 25 || h > 25 {
-            return Err(bad(at(6), "field size must be odd and at most 25"));
-        }
-        if classes.u8(c, 8) > 2 {
-            return Err(bad(at(8), "unknown orientation policy"));
-        }
+        check_class_shape(classes.u8(c, 4), classes.u8(c, 5), w, h, classes.u8(c, 8), at(4))?;
         let kernel = classes.u8(c, 9);
         let words = classes.u8(c, 10) as u32;
         match kernel {
@@ -526,7 +572,7 @@ fn validate_sequences(rom: &Rom<'_>) -> R<()> {
     finished(cur, nodes.len(), nodes.base)
 }
 
-fn validate_lenses(rom: &Rom<'_>) -> R<()> {
+fn validate_lenses(rom: &Rom<'_>, ntests: usize, nres: usize) -> R<()> {
     let lenses = rom.t(Section::Lenses);
     let pts = rom.t(Section::LensPoints);
     let fields = rom.t(Section::LensFields);
@@ -534,8 +580,6 @@ fn validate_lenses(rom: &Rom<'_>) -> R<()> {
     let leaf = rom.t(Section::LeafFields);
     let (mut pc, mut fc, mut nc, mut lc) = (0u32, 0u32, 0u32, 0u32);
     let ncells = rom.t(Section::Cells).len();
-    let ntests = rom.t(Section::Tests).len();
-    let nres = rom.t(Section::Results).len();
     for l in 0..lenses.len() {
         string_ref(rom, lenses.u32(l, 0), lenses.at(l, 0))?;
         let (p0, np) = (lenses.u32(l, 8), lenses.u32(l, 12));

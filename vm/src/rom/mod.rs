@@ -1,19 +1,21 @@
-//! The ROM image (format v2; v1 images still load): one module for the reader ([`Rom::from_bytes`], zero-copy, fully
+//! The ROM image (format v3; v1 and v2 images still load): one module for the reader ([`Rom::from_bytes`], zero-copy, fully
 //! validating) and the writer ([`write`], feature `builder`), so the wire format is defined in
 //! one place. The byte-by-byte description is `docs/rom-format.md`.
 
 pub mod bytecode;
+pub mod compact;
 pub mod layout;
 mod load;
 pub mod lut;
 pub mod sliced;
 pub mod wire;
-#[cfg(feature = "builder")]
+#[cfg(feature = "alloc")]
 mod write;
 
-#[cfg(feature = "builder")]
+pub use compact::CompactRom;
+#[cfg(feature = "alloc")]
 pub use write::{
-    WriteError, WriteOptions, fix_checksums, try_write, try_write_with, write, write_with,
+    Profile, WriteError, WriteOptions, fix_checksums, try_write, try_write_with, write, write_with,
 };
 
 use core::fmt;
@@ -22,7 +24,7 @@ use wire::Table;
 /// First 8 bytes of every image.
 pub const MAGIC: [u8; 8] = *b"LENSROM\x1a";
 /// The format version this VM writes (it reads [`MIN_FORMAT_VERSION`]..=this).
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 /// The oldest format version this VM reads.
 pub const MIN_FORMAT_VERSION: u32 = 1;
 /// Bytes before the section table.
@@ -31,10 +33,16 @@ pub const HEADER_LEN: usize = 48;
 pub const TABLE_ENTRY_LEN: usize = 16;
 /// Header flag: debug sections are absent.
 pub const FLAG_STRIPPED: u32 = 1;
+/// Header flag (format v3): a compact-profile image ([`compact`]), read by [`CompactRom`].
+pub const FLAG_COMPACT: u32 = 2;
 /// "No index" in optional u32 fields.
 pub const NONE: u32 = u32::MAX;
 /// Deepest glob nesting the VM accepts.
 pub const MAX_GLOB_DEPTH: usize = 16;
+/// Largest field side (odd): a class's field is at most `MAX_FIELD x MAX_FIELD` points.
+pub const MAX_FIELD: usize = 25;
+/// Largest `|dx|` or `|dy|` of any point an image names (cells, tests, results, sequences).
+pub const MAX_OFFSET: i32 = 24;
 
 /// Section kinds, in the order they appear in the table and the file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -70,14 +78,37 @@ pub enum Section {
     Sliced,
     /// Optional, format v2: lookup tables of 3x3 classes ([`lut`]).
     Lut,
+    /// Format v3, compact images only: one record per class ([`compact`]).
+    CompactClasses,
+    /// Format v3, compact images only: the pattern records, class after class.
+    CompactPatterns,
+    /// Format v3, compact images only: the results, varint-coded ([`compact`]).
+    CompactResults,
+    /// Format v3, compact images only: the test blocks with their costs ([`compact`]).
+    CompactTests,
+    /// Format v3, compact images only: names, spans and provenance (bincode), unless stripped.
+    Metadata,
 }
 
-/// Number of section kinds this VM knows (format v2; the last two are optional).
-pub const SECTION_COUNT: usize = 28;
+/// Number of section kinds this VM knows (format v3).
+pub const SECTION_COUNT: usize = 33;
 
-/// The highest section kind a format version defines (v1: up to `sliced` = 27; v2: `lut`).
+/// The highest section kind a format version defines (v1: up to `sliced` = 27; v2: `lut`;
+/// v3: `metadata`).
 pub const fn max_section_kind(version: u32) -> u32 {
-    if version >= 2 { 28 } else { 27 }
+    match version {
+        0 | 1 => 27,
+        2 => 28,
+        _ => 33,
+    }
+}
+
+/// Whether a section must, may or must not be in an image of a profile.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Presence {
+    Required,
+    Optional,
+    Absent,
 }
 
 impl Section {
@@ -110,6 +141,11 @@ impl Section {
         Section::DebugAttrs,
         Section::Sliced,
         Section::Lut,
+        Section::CompactClasses,
+        Section::CompactPatterns,
+        Section::CompactResults,
+        Section::CompactTests,
+        Section::Metadata,
     ];
     pub fn from_u32(k: u32) -> Option<Section> {
         Section::ALL.get((k as usize).wrapping_sub(1)).copied()
@@ -148,6 +184,11 @@ impl Section {
             Section::DebugAttrs => 8,
             Section::Sliced => 8,
             Section::Lut => 4,
+            Section::CompactClasses => compact::CLASS_RECORD_LEN,
+            Section::CompactPatterns => 1,
+            Section::CompactResults => 1,
+            Section::CompactTests => 1,
+            Section::Metadata => 1,
         }
     }
     /// Debug sections are absent from stripped images.
@@ -160,6 +201,49 @@ impl Section {
     /// Sections an image may omit whether stripped or not.
     pub const fn is_optional(self) -> bool {
         matches!(self, Section::Sliced | Section::Lut)
+    }
+    /// Whether the section belongs in an image with these header flags: the one rule the
+    /// writer lays images out by and the loader checks them against.
+    pub const fn presence(self, flags: u32) -> Presence {
+        let stripped = flags & FLAG_STRIPPED != 0;
+        if flags & FLAG_COMPACT != 0 {
+            // Compact images leave out every list that would be empty.
+            return match self {
+                Section::Meta
+                | Section::StrIndex
+                | Section::StrData
+                | Section::CompactClasses
+                | Section::CompactPatterns => Presence::Required,
+                Section::Metadata if !stripped => Presence::Required,
+                Section::Globals
+                | Section::Externs
+                | Section::Cells
+                | Section::Sequences
+                | Section::SeqNodes
+                | Section::Lenses
+                | Section::LensPoints
+                | Section::LensFields
+                | Section::LensNodes
+                | Section::LeafFields
+                | Section::Joseki
+                | Section::Blobs
+                | Section::CompactResults
+                | Section::CompactTests => Presence::Optional,
+                _ => Presence::Absent,
+            };
+        }
+        match self {
+            Section::DebugFiles | Section::DebugPatterns | Section::DebugAttrs if stripped => {
+                Presence::Absent
+            }
+            Section::Sliced | Section::Lut => Presence::Optional,
+            Section::CompactClasses
+            | Section::CompactPatterns
+            | Section::CompactResults
+            | Section::CompactTests
+            | Section::Metadata => Presence::Absent,
+            _ => Presence::Required,
+        }
     }
     pub const fn name(self) -> &'static str {
         match self {
@@ -191,6 +275,11 @@ impl Section {
             Section::DebugAttrs => "debug_attrs",
             Section::Sliced => "sliced",
             Section::Lut => "lut",
+            Section::CompactClasses => "compact_classes",
+            Section::CompactPatterns => "compact_patterns",
+            Section::CompactResults => "compact_results",
+            Section::CompactTests => "compact_tests",
+            Section::Metadata => "metadata",
         }
     }
 }
@@ -203,7 +292,7 @@ pub enum LoadErrorKind {
     BadMagic,
     /// The `0xFEFF` check read differently: a big-endian image or a corrupt header.
     WrongEndianness,
-    /// A format version this VM does not read (it reads 1 and 2).
+    /// A format version this VM does not read (it reads 1 to 3).
     UnsupportedVersion(u32),
     /// The declared file length differs from the byte count.
     LengthMismatch {
@@ -216,6 +305,9 @@ pub enum LoadErrorKind {
     SectionChecksum(Section),
     /// A required section is missing.
     MissingSection(Section),
+    /// A compact-profile image given to [`Rom::from_bytes`]: read it with [`CompactRom`] and
+    /// expand it for matching.
+    CompactImage,
     /// Structural problem; the text names it.
     Malformed(&'static str),
 }
@@ -254,6 +346,9 @@ impl fmt::Display for LoadErrorKind {
             LoadErrorKind::MissingSection(s) => {
                 write!(f, "required section `{}` is missing", s.name())
             }
+            LoadErrorKind::CompactImage => f.write_str(
+                "a compact-profile image: read it with CompactRom::from_bytes and expand it to match",
+            ),
             LoadErrorKind::Malformed(why) => f.write_str(why),
         }
     }
@@ -286,7 +381,7 @@ pub struct ClassId(pub u32);
 pub struct LensId(pub u32);
 
 /// Class matching mode.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Mode {
     /// One suggestion: highest priority, then highest value, then earliest.
     Best,
@@ -296,8 +391,44 @@ pub enum Mode {
     First,
 }
 
+/// Mode byte of a class record (0 best, 1 all, 2 first; the loader refuses others).
+pub(crate) const fn mode_from_u8(b: u8) -> Mode {
+    match b {
+        0 => Mode::Best,
+        1 => Mode::All,
+        _ => Mode::First,
+    }
+}
+
+/// The mode byte a class record stores.
+pub(crate) const fn mode_to_u8(m: Mode) -> u8 {
+    match m {
+        Mode::Best => 0,
+        Mode::All => 1,
+        Mode::First => 2,
+    }
+}
+
+/// The orientation-policy byte a class record stores.
+pub(crate) const fn orient_to_u8(o: OrientPolicy) -> u8 {
+    match o {
+        OrientPolicy::All => 0,
+        OrientPolicy::Up => 1,
+        OrientPolicy::Identity => 2,
+    }
+}
+
+/// Orientation-policy byte of a class record (0 all, 1 up, 2 identity).
+pub(crate) const fn orient_from_u8(b: u8) -> OrientPolicy {
+    match b {
+        0 => OrientPolicy::All,
+        1 => OrientPolicy::Up,
+        _ => OrientPolicy::Identity,
+    }
+}
+
 /// Class orientation policy (informative: the variants present already reflect it).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum OrientPolicy {
     All,
     Up,
@@ -375,14 +506,11 @@ impl<'a> Rom<'a> {
     }
     /// `(offset, length)` of a section in the image; `None` when absent.
     pub fn section_span(&self, s: Section) -> Option<(usize, usize)> {
+        // Every present section starts after the header, so offset 0 means absent.
         let t = self.t(s);
-        if (s.is_debug() && self.stripped) || (s.is_optional() && t.base == 0) {
-            None
-        } else {
-            Some((t.base, t.data.len()))
-        }
+        (t.base != 0).then_some((t.base, t.data.len()))
     }
-    /// The version in the image's header (1 or 2).
+    /// The version in the image's header (1, 2 or 3).
     pub fn format_version(&self) -> u32 {
         wire::u32_at(self.bytes, 12)
     }
@@ -652,11 +780,7 @@ impl<'a> ClassInfo<'a> {
         self.rom.string(self.t().u32(self.index, 0))
     }
     pub fn mode(&self) -> Mode {
-        match self.t().u8(self.index, 4) {
-            0 => Mode::Best,
-            1 => Mode::All,
-            _ => Mode::First,
-        }
+        mode_from_u8(self.t().u8(self.index, 4))
     }
     /// Allowed focus states (bit 0 friend, 1 foe, 2 empty, 3 off).
     pub fn focus(&self) -> u8 {
@@ -669,11 +793,7 @@ impl<'a> ClassInfo<'a> {
         self.t().u8(self.index, 7)
     }
     pub fn orient(&self) -> OrientPolicy {
-        match self.t().u8(self.index, 8) {
-            0 => OrientPolicy::All,
-            1 => OrientPolicy::Up,
-            _ => OrientPolicy::Identity,
-        }
+        orient_from_u8(self.t().u8(self.index, 8))
     }
     pub fn kernel(&self) -> Kernel {
         if self.t().u8(self.index, 9) == 0 {

@@ -124,3 +124,96 @@ impl<'a> Table<'a> {
         self.base + i * self.rec + field
     }
 }
+
+/// Largest LEB128 encoding of a `u32`.
+pub const VARINT_MAX_LEN: usize = 5;
+
+/// Read an unsigned LEB128 `u32` at `*pos`, advancing it. `None` when the bytes end first, the
+/// encoding is longer than 5 bytes, or the value does not fit in 32 bits (so every value has
+/// one canonical reading and a corrupt stream is an error, never a panic).
+#[inline]
+pub fn read_varint(b: &[u8], pos: &mut usize) -> Option<u32> {
+    let mut v = 0u32;
+    let mut shift = 0u32;
+    loop {
+        let byte = *b.get(*pos)?;
+        *pos += 1;
+        let low = (byte & 0x7F) as u32;
+        if shift == 28 && low > 0x0F {
+            return None;
+        }
+        v |= low << shift;
+        if byte & 0x80 == 0 {
+            // Overlong forms (a trailing zero group) are refused: one encoding per value.
+            if byte == 0 && shift > 0 {
+                return None;
+            }
+            return Some(v);
+        }
+        shift += 7;
+        if shift > 28 {
+            return None;
+        }
+    }
+}
+
+/// Zigzag-decode a signed value read with [`read_varint`].
+#[inline]
+pub const fn unzigzag(v: u32) -> i32 {
+    ((v >> 1) as i32) ^ -((v & 1) as i32)
+}
+
+/// Zigzag-encode a signed value for [`put_varint`].
+#[inline]
+pub const fn zigzag(v: i32) -> u32 {
+    ((v << 1) ^ (v >> 31)) as u32
+}
+
+/// Append `v` as unsigned LEB128 (the writer side of [`read_varint`]).
+#[cfg(feature = "alloc")]
+pub fn put_varint(out: &mut alloc::vec::Vec<u8>, mut v: u32) {
+    loop {
+        let byte = (v & 0x7F) as u8;
+        v >>= 7;
+        if v == 0 {
+            out.push(byte);
+            return;
+        }
+        out.push(byte | 0x80);
+    }
+}
+
+/// Bytes [`put_varint`] writes for `v`.
+pub const fn varint_len(v: u32) -> usize {
+    match v {
+        0..0x80 => 1,
+        0x80..0x4000 => 2,
+        0x4000..0x20_0000 => 3,
+        0x20_0000..0x1000_0000 => 4,
+        _ => 5,
+    }
+}
+
+#[cfg(all(test, feature = "alloc"))]
+mod varint_tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_and_canonical() {
+        for v in [0u32, 1, 127, 128, 300, 16_383, 16_384, 1 << 28, u32::MAX] {
+            let mut b = alloc::vec::Vec::new();
+            put_varint(&mut b, v);
+            assert_eq!(b.len(), varint_len(v));
+            let mut pos = 0;
+            assert_eq!(read_varint(&b, &mut pos), Some(v));
+            assert_eq!(pos, b.len());
+        }
+        for v in [0, 1, -1, 63, -64, i32::MAX, i32::MIN] {
+            assert_eq!(unzigzag(zigzag(v)), v);
+        }
+        // truncated, overlong, too large
+        for bad in [&[0x80u8][..], &[0x80, 0x00], &[0xFF, 0xFF, 0xFF, 0xFF, 0x1F], &[0xFF; 6]] {
+            assert_eq!(read_varint(bad, &mut 0), None, "{bad:?}");
+        }
+    }
+}

@@ -46,14 +46,14 @@ pub fn write_with(spec: &RomSpec, opts: &WriteOptions) -> Vec<u8> {
 }
 
 #[derive(Default)]
-struct Strings {
+pub(crate) struct Strings {
     map: BTreeMap<String, u32>,
     index: Vec<u8>,
     data: Vec<u8>,
 }
 
 impl Strings {
-    fn id(&mut self, s: &str) -> u32 {
+    pub(super) fn id(&mut self, s: &str) -> u32 {
         if let Some(&i) = self.map.get(s) {
             return i;
         }
@@ -65,20 +65,20 @@ impl Strings {
     }
 }
 
-fn put_u16(v: &mut Vec<u8>, x: u16) {
+pub(super) fn put_u16(v: &mut Vec<u8>, x: u16) {
     v.extend_from_slice(&x.to_le_bytes());
 }
-fn put_u32(v: &mut Vec<u8>, x: u32) {
+pub(super) fn put_u32(v: &mut Vec<u8>, x: u32) {
     v.extend_from_slice(&x.to_le_bytes());
 }
-fn put_i32(v: &mut Vec<u8>, x: i32) {
+pub(super) fn put_i32(v: &mut Vec<u8>, x: i32) {
     v.extend_from_slice(&x.to_le_bytes());
 }
 fn put_u64(v: &mut Vec<u8>, x: u64) {
     v.extend_from_slice(&x.to_le_bytes());
 }
 
-fn off8(d: i16, what: &str) -> Result<i8, WriteError> {
+pub(super) fn off8(d: i16, what: &str) -> Result<i8, WriteError> {
     if (-24..=24).contains(&d) {
         Ok(d as i8)
     } else {
@@ -86,24 +86,56 @@ fn off8(d: i16, what: &str) -> Result<i8, WriteError> {
     }
 }
 
-#[derive(Default)]
-struct W {
-    s: Strings,
-    sec: [Vec<u8>; SECTION_COUNT],
+pub(crate) struct W {
+    pub(super) s: Strings,
+    pub(super) sec: [Vec<u8>; SECTION_COUNT],
     nseq: usize,
     nglobals: usize,
     extern_arity: Vec<u8>,
+    /// Compact profile: results and tests go to its varint-coded lists; results and pattern
+    /// tests are shared, each stored once.
+    share: bool,
+    results_seen: BTreeMap<Vec<u8>, u32>,
+    tests_seen: BTreeMap<(Vec<u8>, u32), u32>,
+    compact_results: u32,
+    compact_tests: u32,
+}
+
+impl Default for W {
+    fn default() -> Self {
+        W {
+            s: Strings::default(),
+            sec: core::array::from_fn(|_| Vec::new()),
+            nseq: 0,
+            nglobals: 0,
+            extern_arity: Vec::new(),
+            share: false,
+            results_seen: BTreeMap::new(),
+            tests_seen: BTreeMap::new(),
+            compact_results: 0,
+            compact_tests: 0,
+        }
+    }
 }
 
 impl W {
-    fn out(&mut self, s: Section) -> &mut Vec<u8> {
+    pub(super) fn out(&mut self, s: Section) -> &mut Vec<u8> {
         &mut self.sec[s.index()]
     }
-    fn count(&self, s: Section) -> u32 {
+    /// Index the next test will get (in the compact profile's list or the `tests` section).
+    fn test_count(&self) -> u32 {
+        if self.share {
+            self.compact_tests
+        } else {
+            self.count(Section::Tests)
+        }
+    }
+
+    pub(super) fn count(&self, s: Section) -> u32 {
         (self.sec[s.index()].len() / s.record_len()) as u32
     }
 
-    fn cell(&mut self, c: &CellSpec) -> Result<(), WriteError> {
+    pub(super) fn cell(&mut self, c: &CellSpec) -> Result<(), WriteError> {
         let (dx, dy) = (off8(c.at.dx, "cell")?, off8(c.at.dy, "cell")?);
         if c.allowed > 15 {
             return fail("cell state set above 15");
@@ -113,7 +145,14 @@ impl W {
         Ok(())
     }
 
-    fn test(&mut self, t: &TestSpec) -> Result<(), WriteError> {
+    /// Append a test block; returns its index.
+    fn test(&mut self, t: &TestSpec) -> Result<u32, WriteError> {
+        let code = self.test_code(t)?;
+        Ok(self.push_test(&code, t.cost))
+    }
+
+    /// A test's bytecode, validated.
+    fn test_code(&self, t: &TestSpec) -> Result<Vec<u8>, WriteError> {
         let mut code = Vec::new();
         self.expr(&t.expr, &mut code)?;
         let globals = self.nglobals;
@@ -121,13 +160,38 @@ impl W {
         if let Err((_, why)) = validate(&code, globals, &arity) {
             return fail(alloc::format!("test does not encode: {why}"));
         }
+        Ok(code)
+    }
+
+    fn push_test(&mut self, code: &[u8], cost: u32) -> u32 {
+        if self.share {
+            let o = &mut self.sec[Section::CompactTests.index()];
+            super::wire::put_varint(o, cost);
+            super::wire::put_varint(o, code.len() as u32);
+            o.extend_from_slice(code);
+            self.compact_tests += 1;
+            return self.compact_tests - 1;
+        }
+        let idx = self.count(Section::Tests);
         let off = self.sec[Section::Bytecode.index()].len() as u32;
-        self.out(Section::Bytecode).extend_from_slice(&code);
+        self.out(Section::Bytecode).extend_from_slice(code);
         let t_out = self.out(Section::Tests);
         put_u32(t_out, off);
         put_u32(t_out, code.len() as u32);
-        put_u32(t_out, t.cost);
-        Ok(())
+        put_u32(t_out, cost);
+        idx
+    }
+
+    /// A pattern's test, shared with every identical test in a compact image.
+    pub(super) fn shared_test(&mut self, t: &TestSpec) -> Result<u32, WriteError> {
+        let code = self.test_code(t)?;
+        let key = (code, t.cost);
+        if let Some(&i) = self.tests_seen.get(&key) {
+            return Ok(i);
+        }
+        let i = self.push_test(&key.0, key.1);
+        self.tests_seen.insert(key, i);
+        Ok(i)
     }
 
     fn expr(&self, e: &TestExpr, c: &mut Vec<u8>) -> Result<(), WriteError> {
@@ -222,7 +286,7 @@ impl W {
         Ok(())
     }
 
-    fn result(&mut self, r: &ResultSpec) -> Result<u32, WriteError> {
+    pub(super) fn result(&mut self, r: &ResultSpec) -> Result<u32, WriteError> {
         let idx = self.count(Section::Results);
         let (kind, at, value, bits, seq) = match *r {
             ResultSpec::Move {
@@ -242,6 +306,17 @@ impl W {
             ResultSpec::Value { value, bits } => (2, Offset::FOCUS, value, bits, NONE),
         };
         let (dx, dy) = (off8(at.dx, "result")?, off8(at.dy, "result")?);
+        if self.share {
+            let rec = super::compact::encode_result(kind, dx, dy, value, bits, seq);
+            if let Some(&i) = self.results_seen.get(&rec) {
+                return Ok(i);
+            }
+            let i = self.compact_results;
+            self.compact_results += 1;
+            self.out(Section::CompactResults).extend_from_slice(&rec);
+            self.results_seen.insert(rec, i);
+            return Ok(i);
+        }
         let o = self.out(Section::Results);
         o.extend_from_slice(&[kind, dx as u8, dy as u8, 0]);
         put_i32(o, value);
@@ -328,7 +403,7 @@ impl ClassBuild {
                 }
                 ClassNode::Glob { header, members } => {
                     if depth >= MAX_GLOB_DEPTH {
-                        return fail("globs nested deeper than 16");
+                        return fail(alloc::format!("globs nested deeper than {MAX_GLOB_DEPTH}"));
                     }
                     if header.orientations.is_empty() {
                         continue; // a header with no variant never passes: the glob is dead
@@ -380,6 +455,21 @@ pub struct WriteOptions {
     /// variant (0 = no such limit), so small classes, which the other kernels already match
     /// quickly, do not pay a table many times their size.
     pub lut_max_bytes_per_variant: u32,
+    /// Which profile to write: the fast image (8 variants, optional tables) or the compact
+    /// one (each pattern once; the table options above do not apply).
+    pub profile: Profile,
+}
+
+/// The two image profiles (`lensc compile --profile`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Profile {
+    /// Every orientation variant precompiled, with packed masks and the optional bit-sliced
+    /// and lookup tables: the image the fast kernels match directly.
+    #[default]
+    Fast,
+    /// RiscIgo's form (format v3): each pattern once, in its written orientation, as absence
+    /// nibbles; [`super::CompactRom::expand`] rebuilds the fast image from it at load.
+    Compact,
 }
 
 impl WriteOptions {
@@ -393,6 +483,7 @@ impl WriteOptions {
         sliced_block_words: super::sliced::MAX_BLOCK_WORDS as u8,
         lut_max_bytes: Self::COMPILER_LUT_MAX_BYTES,
         lut_max_bytes_per_variant: Self::COMPILER_LUT_MAX_BYTES_PER_VARIANT,
+        profile: Profile::Fast,
     };
 }
 
@@ -408,9 +499,11 @@ pub fn try_write_with(spec: &RomSpec, opts: &WriteOptions) -> Result<Vec<u8>, Wr
     }
     let mut slices = Vec::new();
     let mut luts = Vec::new();
+    let compact = opts.profile == Profile::Compact;
     let mut w = W {
         nseq: spec.sequences.len(),
         nglobals: spec.globals.len(),
+        share: compact,
         ..W::default()
     };
     let tool = w.s.id(&spec.toolchain);
@@ -453,105 +546,13 @@ pub fn try_write_with(spec: &RomSpec, opts: &WriteOptions) -> Result<Vec<u8>, Wr
         put_u32(o, first);
         put_u32(o, s.nodes.len() as u32);
     }
-    // classes
-    let mut mask_cur = 0u32;
-    for c in &spec.classes {
-        if c.width % 2 == 0 || c.height % 2 == 0 || c.width > 25 || c.height > 25 {
-            return fail(alloc::format!(
-                "class `{}`: field size must be odd and at most 25",
-                c.name
-            ));
-        }
-        if c.focus > 15 {
-            return fail("focus state set above 15");
-        }
-        let packed = c.width <= 7 && c.height <= 7 && max_extent(&c.nodes) <= layout::PACKED_RADIUS;
-        let name = w.s.id(&c.name);
-        let p0 = w.count(Section::Patterns);
-        let mut b = ClassBuild {
-            items: Vec::new(),
-            entries: Vec::new(),
-            packed,
-        };
-        b.nodes(&mut w, &c.nodes, 0)?;
-        let np = w.count(Section::Patterns) - p0;
-        let i0 = w.count(Section::Items);
-        let e0 = w.count(Section::Entries);
-        for it in &b.items {
-            let o = w.out(Section::Items);
-            put_u32(o, it[0]);
-            let rebase = |x: u32| if it[0] == ITEM_END { 0 } else { x + e0 };
-            put_u32(o, rebase(it[1]));
-            put_u32(o, rebase(it[2]));
-            put_u32(o, if it[0] == ITEM_GLOB { it[3] + i0 } else { 0 });
-        }
-        for &(p, o, cov, _) in &b.entries {
-            let out = w.out(Section::Entries);
-            put_u32(out, p);
-            out.extend_from_slice(&[o, cov, 0, 0]);
-        }
-        let words = if packed {
-            let mut n = 1;
-            for e in &b.entries {
-                for (k, &m) in e.3.iter().enumerate() {
-                    if m != 0 {
-                        n = n.max(k + 1);
-                    }
-                }
-            }
-            n
-        } else {
-            0
-        };
-        for k in 0..words {
-            for e in &b.entries {
-                put_u64(w.out(Section::Masks), e.3[k]);
-            }
-        }
-        if opts.sliced_block_words != 0 {
-            slices.push(packed.then(|| (b.entries.iter().map(|e| e.3).collect(), words)));
-        }
-        if opts.lut_max_bytes != 0 {
-            let word0: Vec<u64> = b.entries.iter().map(|e| e.3[0]).collect();
-            let mut budget = opts.lut_max_bytes as usize;
-            if opts.lut_max_bytes_per_variant != 0 {
-                budget = budget.min(opts.lut_max_bytes_per_variant as usize * word0.len());
-            }
-            luts.push(if packed {
-                super::lut::build_class(words, &word0, c.focus, budget)
-            } else {
-                None
-            });
-        }
-        let o = w.out(Section::Classes);
-        put_u32(o, name);
-        let mode = match c.mode {
-            crate::spec::Mode::Best => 0u8,
-            crate::spec::Mode::All => 1,
-            crate::spec::Mode::First => 2,
-        };
-        let orient = match c.orient {
-            crate::spec::OrientPolicy::All => 0u8,
-            crate::spec::OrientPolicy::Up => 1,
-            crate::spec::OrientPolicy::Identity => 2,
-        };
-        o.extend_from_slice(&[mode, c.focus, c.width, c.height]);
-        o.extend_from_slice(&[
-            orient,
-            if packed { 0 } else { 1 },
-            words as u8,
-            c.default_value.is_some() as u8,
-        ]);
-        put_i32(o, c.default_value.unwrap_or(0));
-        put_u32(o, i0);
-        put_u32(o, b.items.len() as u32);
-        put_u32(o, e0);
-        put_u32(o, b.entries.len() as u32);
-        put_u32(o, mask_cur);
-        put_u32(o, 0);
-        put_u32(o, p0);
-        put_u32(o, np);
-        mask_cur += (words * b.entries.len()) as u32;
+    if compact {
+        #[cfg(feature = "builder")]
+        super::compact::write::classes(&mut w, spec)?;
+        #[cfg(not(feature = "builder"))]
+        return fail("writing a compact image needs lens-vm's `builder` feature");
+    } else {
+        fast_classes(&mut w, spec, opts, &mut slices, &mut luts)?;
     }
     // lenses
     for l in &spec.lenses {
@@ -577,7 +578,7 @@ pub fn try_write_with(spec: &RomSpec, opts: &WriteOptions) -> Result<Vec<u8>, Wr
             for c in &f.states {
                 w.cell(c)?;
             }
-            let t0 = w.count(Section::Tests);
+            let t0 = w.test_count();
             for t in &f.tests {
                 w.test(t)?;
             }
@@ -652,7 +653,10 @@ pub fn try_write_with(spec: &RomSpec, opts: &WriteOptions) -> Result<Vec<u8>, Wr
         put_u32(o, j.bytes.len() as u32);
         put_u32(o, 0);
     }
-    if let Some(d) = &spec.debug {
+    if let (true, Some(_d)) = (compact, &spec.debug) {
+        #[cfg(feature = "builder")]
+        super::compact::write::metadata(&mut w, spec, _d)?;
+    } else if let Some(d) = &spec.debug {
         for f in &d.files {
             let id = w.s.id(f);
             put_u32(w.out(Section::DebugFiles), id);
@@ -692,7 +696,7 @@ pub fn try_write_with(spec: &RomSpec, opts: &WriteOptions) -> Result<Vec<u8>, Wr
     let strings = core::mem::take(&mut w.s);
     w.sec[Section::StrIndex.index()] = strings.index;
     w.sec[Section::StrData.index()] = strings.data;
-    let sliced = opts.sliced_block_words != 0;
+    let sliced = opts.sliced_block_words != 0 && !compact;
     if sliced {
         w.sec[Section::Sliced.index()] =
             super::sliced::build(&slices, opts.sliced_block_words as usize);
@@ -701,7 +705,124 @@ pub fn try_write_with(spec: &RomSpec, opts: &WriteOptions) -> Result<Vec<u8>, Wr
     if lut {
         w.sec[Section::Lut.index()] = super::lut::build(&luts);
     }
-    Ok(assemble(spec, &w.sec, spec.debug.is_none(), sliced, lut))
+    let mut flags = 0;
+    if spec.debug.is_none() {
+        flags |= FLAG_STRIPPED;
+    }
+    if compact {
+        flags |= FLAG_COMPACT;
+    }
+    Ok(assemble(spec, &w.sec, flags, sliced, lut))
+}
+
+/// A class's field: odd sides of at most [`MAX_FIELD`], a focus set of 4 bits (both profiles).
+pub(super) fn check_field(c: &ClassSpec) -> Result<(), WriteError> {
+    let side = |v: u8| v % 2 == 1 && v as usize <= MAX_FIELD;
+    if !side(c.width) || !side(c.height) {
+        return fail(alloc::format!(
+            "class `{}`: field size must be odd and at most {MAX_FIELD}",
+            c.name
+        ));
+    }
+    if c.focus > 15 {
+        return fail("focus state set above 15");
+    }
+    Ok(())
+}
+
+/// The fast profile's classes: every stored orientation variant with its packed masks, the
+/// class programs, and the inputs of the optional `sliced` and `lut` sections.
+#[allow(clippy::type_complexity)]
+fn fast_classes(
+    w: &mut W,
+    spec: &RomSpec,
+    opts: &WriteOptions,
+    slices: &mut Vec<Option<super::sliced::ClassMasks>>,
+    luts: &mut Vec<Option<Vec<u32>>>,
+) -> Result<(), WriteError> {
+    let mut mask_cur = 0u32;
+    for c in &spec.classes {
+        check_field(c)?;
+        let packed = c.width <= 7 && c.height <= 7 && max_extent(&c.nodes) <= layout::PACKED_RADIUS;
+        let name = w.s.id(&c.name);
+        let p0 = w.count(Section::Patterns);
+        let mut b = ClassBuild {
+            items: Vec::new(),
+            entries: Vec::new(),
+            packed,
+        };
+        b.nodes(w, &c.nodes, 0)?;
+        let np = w.count(Section::Patterns) - p0;
+        let i0 = w.count(Section::Items);
+        let e0 = w.count(Section::Entries);
+        for it in &b.items {
+            let o = w.out(Section::Items);
+            put_u32(o, it[0]);
+            let rebase = |x: u32| if it[0] == ITEM_END { 0 } else { x + e0 };
+            put_u32(o, rebase(it[1]));
+            put_u32(o, rebase(it[2]));
+            put_u32(o, if it[0] == ITEM_GLOB { it[3] + i0 } else { 0 });
+        }
+        for &(p, o, cov, _) in &b.entries {
+            let out = w.out(Section::Entries);
+            put_u32(out, p);
+            out.extend_from_slice(&[o, cov, 0, 0]);
+        }
+        let words = if packed {
+            let mut n = 1;
+            for e in &b.entries {
+                for (k, &m) in e.3.iter().enumerate() {
+                    if m != 0 {
+                        n = n.max(k + 1);
+                    }
+                }
+            }
+            n
+        } else {
+            0
+        };
+        for k in 0..words {
+            for e in &b.entries {
+                put_u64(w.out(Section::Masks), e.3[k]);
+            }
+        }
+        if opts.sliced_block_words != 0 {
+            slices.push(packed.then(|| (b.entries.iter().map(|e| e.3).collect(), words)));
+        }
+        if opts.lut_max_bytes != 0 {
+            let word0: Vec<u64> = b.entries.iter().map(|e| e.3[0]).collect();
+            let mut budget = opts.lut_max_bytes as usize;
+            if opts.lut_max_bytes_per_variant != 0 {
+                budget = budget.min(opts.lut_max_bytes_per_variant as usize * word0.len());
+            }
+            luts.push(if packed {
+                super::lut::build_class(words, &word0, c.focus, budget)
+            } else {
+                None
+            });
+        }
+        let o = w.out(Section::Classes);
+        put_u32(o, name);
+        let (mode, orient) = (mode_to_u8(c.mode), orient_to_u8(c.orient));
+        o.extend_from_slice(&[mode, c.focus, c.width, c.height]);
+        o.extend_from_slice(&[
+            orient,
+            if packed { 0 } else { 1 },
+            words as u8,
+            c.default_value.is_some() as u8,
+        ]);
+        put_i32(o, c.default_value.unwrap_or(0));
+        put_u32(o, i0);
+        put_u32(o, b.items.len() as u32);
+        put_u32(o, e0);
+        put_u32(o, b.entries.len() as u32);
+        put_u32(o, mask_cur);
+        put_u32(o, 0);
+        put_u32(o, p0);
+        put_u32(o, np);
+        mask_cur += (words * b.entries.len()) as u32;
+    }
+    Ok(())
 }
 
 fn align8(n: usize) -> usize {
@@ -711,14 +832,15 @@ fn align8(n: usize) -> usize {
 fn assemble(
     spec: &RomSpec,
     sec: &[Vec<u8>; SECTION_COUNT],
-    stripped: bool,
+    flags: u32,
     sliced: bool,
     lut: bool,
 ) -> Vec<u8> {
-    let present = |s: Section| match s {
-        Section::Sliced => sliced,
-        Section::Lut => lut,
-        _ => !(stripped && s.is_debug()),
+    let present = |s: Section| match s.presence(flags) {
+        Presence::Required => true,
+        Presence::Optional if flags & FLAG_COMPACT != 0 => !sec[s.index()].is_empty(),
+        Presence::Optional => (s == Section::Sliced && sliced) || (s == Section::Lut && lut),
+        Presence::Absent => false,
     };
     let kinds: Vec<Section> = Section::ALL
         .iter()
@@ -740,7 +862,7 @@ fn assemble(
     put_u32(&mut out, FORMAT_VERSION);
     put_u64(&mut out, spec.source_hash);
     put_u32(&mut out, kinds.len() as u32);
-    put_u32(&mut out, if stripped { FLAG_STRIPPED } else { 0 });
+    put_u32(&mut out, flags);
     put_u64(&mut out, total as u64);
     put_u32(&mut out, 0); // header checksum, patched below
     put_u32(&mut out, 0);

@@ -39,6 +39,27 @@ pub struct Args {
     /// How diagnostics are printed on standard error.
     #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
     pub message_format: MessageFormat,
+    /// The image profile: `fast` (every orientation precompiled, with the optional tables) or
+    /// `compact` (each pattern once, RiscIgo's form; expanded at load, see docs/rom-format.md).
+    #[arg(long, value_enum, default_value_t = ProfileArg::Fast)]
+    pub profile: ProfileArg,
+}
+
+/// `--profile`.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ProfileArg {
+    #[default]
+    Fast,
+    Compact,
+}
+
+impl From<ProfileArg> for lens_compiler::Profile {
+    fn from(p: ProfileArg) -> Self {
+        match p {
+            ProfileArg::Fast => lens_compiler::Profile::Fast,
+            ProfileArg::Compact => lens_compiler::Profile::Compact,
+        }
+    }
 }
 
 /// Print diagnostics on stderr in the chosen format.
@@ -74,6 +95,7 @@ pub fn run(args: Args) -> u8 {
         strip: args.strip,
         no_sliced: args.no_sliced,
         no_lut: args.no_lut,
+        profile: args.profile.into(),
     };
     let stdin = args.inputs.iter().any(|p| p.as_os_str() == "-");
     if stdin && args.inputs.len() > 1 {

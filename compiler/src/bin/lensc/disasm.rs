@@ -27,6 +27,15 @@ pub fn load_image(inputs: &[PathBuf], strip: bool, format: MessageFormat) -> Res
         strip,
         ..Options::default()
     };
+    load_image_with(inputs, &opts, format)
+}
+
+/// [`load_image`] with every compile option.
+pub fn load_image_with(
+    inputs: &[PathBuf],
+    opts: &Options,
+    format: MessageFormat,
+) -> Result<Vec<u8>, u8> {
     let stdin = inputs.iter().any(|p| p.as_os_str() == "-");
     if stdin && inputs.len() > 1 {
         eprintln!("error: `-` (standard input) cannot be combined with other inputs");
@@ -45,7 +54,7 @@ pub fn load_image(inputs: &[PathBuf], strip: bool, format: MessageFormat) -> Res
             eprintln!("error: standard input is neither a ROM image nor UTF-8 source");
             return Err(1);
         };
-        compile_str("<stdin>", &text, &opts)
+        compile_str("<stdin>", &text, opts)
     } else {
         if inputs.len() == 1 && inputs[0].is_file() {
             match std::fs::read(&inputs[0]) {
@@ -63,7 +72,7 @@ pub fn load_image(inputs: &[PathBuf], strip: bool, format: MessageFormat) -> Res
                 return Err(2);
             }
         }
-        compile_paths(inputs, &opts)
+        compile_paths(inputs, opts)
     };
     match result {
         Ok(c) => {
@@ -77,20 +86,44 @@ pub fn load_image(inputs: &[PathBuf], strip: bool, format: MessageFormat) -> Res
     }
 }
 
+fn invalid(inputs: &[PathBuf], e: impl std::fmt::Display) -> u8 {
+    let name = inputs
+        .first()
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
+    eprintln!("error: {name}: invalid ROM image: {e}");
+    1
+}
+
 /// Validate loaded bytes, reporting a load error with its offset.
 pub fn validate<'a>(bytes: &'a [u8], inputs: &[PathBuf]) -> Result<lens_vm::Rom<'a>, u8> {
-    lens_vm::Rom::from_bytes(bytes).map_err(|e| {
-        let name = inputs
-            .first()
-            .map(|p| p.display().to_string())
-            .unwrap_or_default();
-        eprintln!("error: {name}: invalid ROM image: {e}");
-        1
-    })
+    lens_vm::Rom::from_bytes(bytes).map_err(|e| invalid(inputs, e))
+}
+
+/// A compact-profile image expanded to the fast profile (what the matcher and the listing
+/// read); any other image as it is.
+pub fn fast_image(bytes: Vec<u8>, inputs: &[PathBuf]) -> Result<Vec<u8>, u8> {
+    if !is_compact(&bytes) {
+        return Ok(bytes);
+    }
+    let compact = lens_vm::rom::CompactRom::from_bytes(&bytes).map_err(|e| invalid(inputs, e))?;
+    compact
+        .expand(&lens_vm::rom::WriteOptions::COMPILER)
+        .map_err(|e| invalid(inputs, e))
+}
+
+/// Whether the header says compact profile (the loaders check the rest).
+pub fn is_compact(bytes: &[u8]) -> bool {
+    bytes.len() >= 32
+        && u32::from_le_bytes([bytes[28], bytes[29], bytes[30], bytes[31]])
+            & lens_vm::rom::FLAG_COMPACT
+            != 0
 }
 
 pub fn run(args: Args) -> u8 {
-    let bytes = match load_image(&args.inputs, args.strip, args.message_format) {
+    let bytes = match load_image(&args.inputs, args.strip, args.message_format)
+        .and_then(|b| fast_image(b, &args.inputs))
+    {
         Ok(b) => b,
         Err(code) => return code,
     };

@@ -5,7 +5,7 @@
 //! 2 usage or I/O errors.
 
 use crate::compile::MessageFormat;
-use crate::disasm::{load_image, validate};
+use crate::disasm::{fast_image, load_image, validate};
 use lens_vm::board::{Board, format_vertex, parse_vertex};
 use lens_vm::matching::DEFAULT_PATTERN;
 use lens_vm::{
@@ -138,7 +138,9 @@ fn vertex(x: i32, y: i32, size: u8) -> String {
 const MARKS: &[u8] = b"123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNPQRSTUVWYZ";
 
 pub fn run(args: Args) -> u8 {
-    let bytes = match load_image(&args.inputs, false, args.message_format) {
+    let bytes = match load_image(&args.inputs, false, args.message_format)
+        .and_then(|b| fast_image(b, &args.inputs))
+    {
         Ok(b) => b,
         Err(code) => return code,
     };

@@ -2,8 +2,8 @@
 //!
 //! Exit codes: 0 ok, 1 bad image or errors in the sources, 2 usage or I/O errors.
 
-use crate::compile::MessageFormat;
-use crate::disasm::{load_image, validate};
+use crate::compile::{MessageFormat, ProfileArg};
+use crate::disasm::{is_compact, load_image_with, validate};
 use std::path::PathBuf;
 
 #[derive(clap::Args, Debug)]
@@ -14,6 +14,10 @@ pub struct Args {
     /// When compiling sources: leave out debug info.
     #[arg(long)]
     pub strip: bool,
+    /// When compiling sources: the image profile (`compact` reports where each byte of the
+    /// packed records goes).
+    #[arg(long, value_enum, default_value_t = ProfileArg::Fast)]
+    pub profile: ProfileArg,
     /// One JSON object on standard output instead of the table.
     #[arg(long)]
     pub json: bool,
@@ -23,10 +27,32 @@ pub struct Args {
 }
 
 pub fn run(args: Args) -> u8 {
-    let bytes = match load_image(&args.inputs, args.strip, args.message_format) {
+    let opts = lens_compiler::Options {
+        strip: args.strip,
+        profile: args.profile.into(),
+        ..Default::default()
+    };
+    let bytes = match load_image_with(&args.inputs, &opts, args.message_format) {
         Ok(b) => b,
         Err(code) => return code,
     };
+    if is_compact(&bytes) {
+        return match lens_vm::rom::CompactRom::from_bytes(&bytes) {
+            Ok(c) if args.json => {
+                println!("{}", lens_compiler::stats::compact_stats_json(&c));
+                0
+            }
+            Ok(c) => {
+                print!("{}", lens_compiler::stats::compact_stats(&c));
+                0
+            }
+            Err(e) => {
+                let name = args.inputs.first().map(|p| p.display().to_string());
+                eprintln!("error: {}: invalid ROM image: {e}", name.unwrap_or_default());
+                1
+            }
+        };
+    }
     let rom = match validate(&bytes, &args.inputs) {
         Ok(r) => r,
         Err(code) => return code,

@@ -1,0 +1,308 @@
+//! Load-time expansion (feature `alloc`), SuperEgo style: a compact image back to its
+//! [`RomSpec`], then through the one writer to the fast profile's image, in memory the caller
+//! owns. The result is byte for byte the image the compiler writes for the fast profile with
+//! the same options (`tests/tests/rom_profiles.rs` checks this on the standard library and
+//! GNU Go's databases), so every fast kernel, scan plan and table works on it unchanged.
+
+use super::{CompactClass, CompactRom, Record};
+use crate::rom::bytecode::{self, Op, RawArg};
+use crate::rom::{LensId, LensNode, RawResult, Rom, WriteError, WriteOptions};
+use crate::spec::*;
+use alloc::boxed::Box;
+use alloc::string::ToString;
+use alloc::vec::Vec;
+
+impl CompactRom<'_> {
+    /// The fast profile's image of the same patterns, built at load into a buffer the caller
+    /// owns: `Rom::from_bytes(&compact.expand(&WriteOptions::COMPILER)?)`. `opts.profile` is
+    /// ignored (always the fast profile); the table options choose the optional sections as
+    /// for the compiler. Names and spans are carried over with the `metadata` feature; without
+    /// it the expanded image is stripped.
+    pub fn expand(&self, opts: &WriteOptions) -> Result<Vec<u8>, WriteError> {
+        let fast = WriteOptions {
+            profile: crate::rom::Profile::Fast,
+            ..*opts
+        };
+        crate::rom::try_write_with(&self.to_spec(), &fast)
+    }
+
+    /// Everything the image holds, as the compiler handed it to the writer.
+    pub fn to_spec(&self) -> RomSpec {
+        let rom = self.rom();
+        let lists = Lists {
+            results: self.results().map(result).collect(),
+            tests: self
+                .tests()
+                .map(|(code, cost)| TestSpec {
+                    expr: expr(code),
+                    cost,
+                })
+                .collect(),
+        };
+        let lists = &lists;
+        RomSpec {
+            toolchain: rom.toolchain().to_string(),
+            source_hash: rom.source_hash(),
+            classes: self.classes().map(|c| class(rom, lists, &c)).collect(),
+            globals: (0..rom.global_count())
+                .map(|i| rom.global_name(i).to_string())
+                .collect(),
+            externs: (0..rom.extern_count())
+                .map(|i| {
+                    let (name, arity, cost) = rom.extern_info(i);
+                    ExternSpec {
+                        name: name.to_string(),
+                        arity,
+                        cost,
+                    }
+                })
+                .collect(),
+            sequences: (0..rom.sequence_count() as u32)
+                .map(|s| SequenceSpec {
+                    nodes: rom
+                        .sequence(s)
+                        .map(|(at, depth)| SeqNodeSpec {
+                            at: at.map(|(dx, dy)| Offset::new(dx as i16, dy as i16)),
+                            depth,
+                        })
+                        .collect(),
+                })
+                .collect(),
+            lenses: (0..rom.lens_count() as u32)
+                .filter_map(|l| lens(rom, lists, LensId(l)))
+                .collect(),
+            joseki: (0..rom.joseki_count())
+                .map(|i| {
+                    let (name, bytes) = rom.joseki_at(i);
+                    JosekiBlobSpec {
+                        name: name.to_string(),
+                        bytes: bytes.to_vec(),
+                    }
+                })
+                .collect(),
+            debug: self.debug(),
+        }
+    }
+
+    #[cfg(feature = "metadata")]
+    fn debug(&self) -> Option<DebugSpec> {
+        self.metadata().map(|m| m.debug)
+    }
+
+    #[cfg(not(feature = "metadata"))]
+    fn debug(&self) -> Option<DebugSpec> {
+        None
+    }
+}
+
+/// The shared results and tests, decoded once (records refer to them by index).
+struct Lists {
+    results: Vec<ResultSpec>,
+    tests: Vec<TestSpec>,
+}
+
+impl Lists {
+    fn test(&self, i: u32) -> TestSpec {
+        self.tests.get(i as usize).cloned().unwrap_or(TestSpec {
+            expr: TestExpr::Int(0),
+            cost: 0,
+        })
+    }
+    fn result(&self, i: u32) -> ResultSpec {
+        self.results
+            .get(i as usize)
+            .copied()
+            .unwrap_or(ResultSpec::Value { value: 0, bits: 0 })
+    }
+}
+
+fn class(rom: &Rom<'_>, lists: &Lists, c: &CompactClass<'_>) -> ClassSpec {
+    // Open globs: (header, members so far); frame 0 is the class itself.
+    let mut frames: Vec<(Option<PatternSpec>, Vec<ClassNode>)> = alloc::vec![(None, Vec::new())];
+    let close = |frames: &mut Vec<(Option<PatternSpec>, Vec<ClassNode>)>| {
+        if let Some((Some(header), members)) = frames.pop() {
+            if let Some(parent) = frames.last_mut() {
+                parent.1.push(ClassNode::Glob { header, members });
+            }
+        }
+    };
+    for (depth, r) in c.records() {
+        while frames.len() > depth + 1 {
+            close(&mut frames);
+        }
+        let p = pattern(lists, &r);
+        if r.glob_members.is_some() {
+            frames.push((Some(p), Vec::new()));
+        } else if let Some(top) = frames.last_mut() {
+            top.1.push(ClassNode::Pattern(p));
+        }
+    }
+    while frames.len() > 1 {
+        close(&mut frames);
+    }
+    ClassSpec {
+        name: rom.string(c.name_index()).to_string(),
+        mode: c.mode(),
+        focus: c.focus(),
+        width: c.width(),
+        height: c.height(),
+        orient: c.orient(),
+        default_value: c.default_value(),
+        nodes: frames.pop().map(|f| f.1).unwrap_or_default(),
+    }
+}
+
+fn pattern(lists: &Lists, r: &Record<'_>) -> PatternSpec {
+    let (orientations, covers) = r.variants().unzip();
+    let mut cells: Vec<CellSpec> = r
+        .cells()
+        .map(|(dx, dy, allowed)| CellSpec {
+            at: Offset::new(dx as i16, dy as i16),
+            allowed,
+        })
+        .collect();
+    // The compiler lists cells in ring order; the box form reads them row by row.
+    cells.sort_by_key(|c| super::ring::index_of(c.at.dx as i32, c.at.dy as i32));
+    PatternSpec {
+        id: r.id,
+        priority: r.priority,
+        cells,
+        orientations,
+        covers,
+        tests: r.tests().map(|t| lists.test(t)).collect(),
+        result: r.result.map(|i| lists.result(i)),
+    }
+}
+
+fn result(r: RawResult) -> ResultSpec {
+    let at = |dx: i8, dy: i8| Offset::new(dx as i16, dy as i16);
+    match r {
+        RawResult::Move {
+            dx,
+            dy,
+            value,
+            bits,
+            sequence,
+        } => ResultSpec::Move {
+            at: at(dx, dy),
+            value,
+            bits,
+            sequence,
+        },
+        RawResult::Reject { dx, dy } => ResultSpec::Reject { at: at(dx, dy) },
+        RawResult::Value { value, bits } => ResultSpec::Value { value, bits },
+    }
+}
+
+fn lens(rom: &Rom<'_>, lists: &Lists, id: LensId) -> Option<LensSpec> {
+    let l = rom.lens(id)?;
+    let cells = |first: u32, n: u32| {
+        (first..first + n)
+            .map(|c| {
+                let (dx, dy, allowed) = rom.cell(c);
+                CellSpec {
+                    at: Offset::new(dx as i16, dy as i16),
+                    allowed,
+                }
+            })
+            .collect()
+    };
+    Some(LensSpec {
+        lens_type: l.lens_type(),
+        name: l.name().to_string(),
+        endpoints: l
+            .endpoints()
+            .map(|(dx, dy)| Offset::new(dx as i16, dy as i16))
+            .collect(),
+        fields: (0..l.field_count())
+            .map(|f| {
+                let (c0, nc, t0, nt, r) = l.field(f);
+                LensFieldSpec {
+                    states: cells(c0, nc),
+                    tests: (t0..t0 + nt).map(|t| lists.test(t)).collect(),
+                    result: lists.result(r),
+                }
+            })
+            .collect(),
+        tree: (0..l.node_count())
+            .map(|n| match l.node(n) {
+                LensNode::Branch { dx, dy, children } => TreeNode::Branch {
+                    at: Offset::new(dx as i16, dy as i16),
+                    children,
+                },
+                LensNode::Leaf { first, count } => TreeNode::Leaf {
+                    fields: (first..first + count).map(|k| l.leaf_field(k)).collect(),
+                },
+            })
+            .collect(),
+    })
+}
+
+/// A validated test block back to its expression (the writer's encoding is one-to-one).
+fn expr(code: &[u8]) -> TestExpr {
+    let mut stack: Vec<TestExpr> = Vec::new();
+    let at = |dx: i8, dy: i8| Offset::new(dx as i16, dy as i16);
+    let colour = |c: u8| if c == 0 { Colour::Friend } else { Colour::Foe };
+    let mut pc = 0;
+    while let Ok((op, next)) = bytecode::decode(code, pc) {
+        let e = match op {
+            Op::Int(v) => TestExpr::Int(v),
+            Op::Libs(x, y) => TestExpr::Libs(at(x, y)),
+            Op::Line(x, y) => TestExpr::Line(at(x, y)),
+            Op::Atari(x, y) => TestExpr::Atari(at(x, y)),
+            Op::NbrAtari(x, y, c) => TestExpr::NbrAtari(at(x, y), colour(c)),
+            Op::Dist(x, y, c) => TestExpr::Dist(at(x, y), colour(c)),
+            Op::Count {
+                dx,
+                dy,
+                states,
+                radius,
+            } => TestExpr::Count {
+                at: at(dx, dy),
+                states,
+                radius,
+            },
+            Op::Any(x, y, n) => TestExpr::Any {
+                at: at(x, y),
+                stones: n,
+            },
+            Op::Adj(x, y) => TestExpr::Adj(at(x, y)),
+            Op::Empty8(x, y) => TestExpr::Empty8(at(x, y)),
+            Op::Empty25(x, y) => TestExpr::Empty25(at(x, y)),
+            Op::Mark(x, y) => TestExpr::Mark(at(x, y)),
+            Op::Global(i) => TestExpr::Global(i),
+            Op::Extern { index, args, .. } => TestExpr::Extern {
+                index,
+                args: bytecode::args(args)
+                    .map(|a| match a {
+                        RawArg::Point(x, y) => ExternArg::Point(at(x, y)),
+                        RawArg::Int(v) => ExternArg::Int(v),
+                        RawArg::Colour(c) => ExternArg::Colour(colour(c)),
+                    })
+                    .collect(),
+            },
+            Op::Not => TestExpr::Not(Box::new(stack.pop().unwrap_or(TestExpr::Int(0)))),
+            Op::Neg => TestExpr::Neg(Box::new(stack.pop().unwrap_or(TestExpr::Int(0)))),
+            Op::Bin(b) => {
+                let rhs = stack.pop().unwrap_or(TestExpr::Int(0));
+                let lhs = stack.pop().unwrap_or(TestExpr::Int(0));
+                let op = match b {
+                    bytecode::Bin::Or => BinOp::Or,
+                    bytecode::Bin::And => BinOp::And,
+                    bytecode::Bin::Eq => BinOp::Eq,
+                    bytecode::Bin::Ne => BinOp::Ne,
+                    bytecode::Bin::Lt => BinOp::Lt,
+                    bytecode::Bin::Le => BinOp::Le,
+                    bytecode::Bin::Gt => BinOp::Gt,
+                    bytecode::Bin::Ge => BinOp::Ge,
+                    bytecode::Bin::Add => BinOp::Add,
+                    bytecode::Bin::Sub => BinOp::Sub,
+                };
+                TestExpr::Bin(op, Box::new(lhs), Box::new(rhs))
+            }
+        };
+        stack.push(e);
+        pc = next;
+    }
+    stack.pop().unwrap_or(TestExpr::Int(0))
+}
