@@ -468,3 +468,84 @@ pub fn disasm(rom: &Rom<'_>) -> String {
     }
     out
 }
+
+/// The record listing of a compact-profile image: per class, one line per pattern record with
+/// its stored fields and byte count (glob members indented), then the shared lists. The
+/// patterns themselves read best in the listing of the expansion ([`disasm`]).
+pub fn disasm_compact(c: &lens_vm::rom::CompactRom<'_>) -> String {
+    use lens_vm::rom::compact::{CellsForm, H_CELLS_SHIFT};
+    use std::fmt::Write;
+    let rom = c.rom();
+    let mut o = String::new();
+    let _ = writeln!(
+        o,
+        "lens rom v{} compact toolchain {:?} source {:016x} {} bytes{}",
+        rom.format_version(),
+        rom.toolchain(),
+        rom.source_hash(),
+        rom.as_bytes().len(),
+        if rom.is_stripped() { " stripped" } else { "" }
+    );
+    for class in c.classes() {
+        let _ = writeln!(
+            o,
+            "\nclass {} mode {:?} focus {} field {}x{} orient {:?}{} records {} bytes",
+            rom.string(class.name_index()),
+            class.mode(),
+            state_names(class.focus()),
+            class.width(),
+            class.height(),
+            class.orient(),
+            class
+                .default_value()
+                .map(|v| format!(" default {v}"))
+                .unwrap_or_default(),
+            class.stream().len()
+        );
+        for (depth, r) in class.records() {
+            let indent = "  ".repeat(depth + 1);
+            let orient: Vec<String> = r
+                .variants()
+                .map(|(t, cov)| {
+                    if cov == 1 << t {
+                        format!("{t}")
+                    } else {
+                        format!("{t}={cov:08b}")
+                    }
+                })
+                .collect();
+            let form = match r.cells {
+                CellsForm::None => "none".to_string(),
+                CellsForm::Dense { positions, .. } => format!("dense {positions}"),
+                CellsForm::Sparse { bytes } => format!("sparse {}", bytes.len()),
+                CellsForm::Box { frame, .. } => format!(
+                    "box {}x{} at ({},{}) edges {:04b}",
+                    frame.w, frame.h, frame.x0, frame.y0, frame.edges
+                ),
+            };
+            let _ = writeln!(
+                o,
+                "{indent}{} #{} prio {} orient [{}] tests {:?} result {} cells {} ({} cells, form {}) {} bytes",
+                if r.glob_members.is_some() { "glob" } else { "pattern" },
+                r.id,
+                r.priority,
+                orient.join(" "),
+                r.tests().collect::<Vec<_>>(),
+                r.result.map(|x| x.to_string()).unwrap_or_else(|| "-".into()),
+                form,
+                r.cells().count(),
+                r.header >> H_CELLS_SHIFT,
+                r.len
+            );
+        }
+    }
+    let _ = writeln!(o, "\nresults");
+    for (i, r) in c.results().enumerate() {
+        let _ = writeln!(o, "  {i}: {r:?}");
+    }
+    let _ = writeln!(o, "tests");
+    for (i, (code, cost)) in c.tests().enumerate() {
+        let _ = writeln!(o, "  {i}: cost {cost} {}", test_text(rom, code));
+    }
+    o
+}

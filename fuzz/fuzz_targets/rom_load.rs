@@ -1,5 +1,6 @@
-//! Any bytes: `Rom::from_bytes` either rejects them or gives a ROM on which every class can be
-//! scanned and every lens evaluated without a panic (validation at load is the whole defence).
+//! Any bytes: `Rom::from_bytes` (or, for a compact-profile image, `CompactRom::from_bytes` and
+//! `expand`) either rejects them or gives a ROM on which every class can be scanned and every
+//! lens evaluated without a panic (validation at load is the whole defence).
 #![no_main]
 
 use lens_vm::board::Board;
@@ -12,7 +13,21 @@ fuzz_target!(|data: &[u8]| {
     let mut buf = vec![0u8; data.len() + 8];
     let at = buf.as_ptr().align_offset(8);
     buf[at..at + data.len()].copy_from_slice(data);
-    let Ok(rom) = Rom::from_bytes(&buf[at..at + data.len()]) else {
+    let bytes = &buf[at..at + data.len()];
+    // A compact-profile image: it validates, or it is refused; one that validates expands to a
+    // fast image that loads, and that one is matched below like any other.
+    let expanded;
+    let bytes = match lens_vm::rom::CompactRom::from_bytes(bytes) {
+        Ok(c) => match c.expand(&lens_vm::rom::WriteOptions::COMPILER) {
+            Ok(fast) => {
+                expanded = fast;
+                &expanded[..]
+            }
+            Err(_) => return,
+        },
+        Err(_) => bytes,
+    };
+    let Ok(rom) = Rom::from_bytes(bytes) else {
         return;
     };
     let board = Board::from_diagram(BOARD).expect("fixed position");

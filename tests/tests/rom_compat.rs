@@ -1,5 +1,6 @@
-//! The compatibility promise: committed format-v1 images keep loading and behaving the same
-//! under the format-v2 VM, and `disasm`/`stats` of the sample image are pinned by snapshots.
+//! The compatibility promise: committed format-v1 and v2 images keep loading and behaving the
+//! same under the format-v3 VM, a committed v3 compact-profile image loads and expands to the
+//! same behaviour, and `disasm`/`stats` of the sample image are pinned by snapshots.
 
 #[path = "../../vm/tests/common/mod.rs"]
 mod common;
@@ -17,9 +18,7 @@ fn data(name: &str) -> PathBuf {
 #[test]
 fn committed_v1_image_still_loads_and_behaves() {
     let path = data("format-v1-sample.rom");
-    if std::env::var_os("LENS_BLESS_ROM").is_some() {
-        std::fs::write(&path, rom::write(&sample_spec(false))).unwrap();
-    }
+    // The v1 sample is never re-blessed: it is what a v1 writer wrote.
     let bytes = std::fs::read(&path).expect("tests/data/format-v1-sample.rom is committed");
     let old = Rom::from_bytes(&bytes).expect("a format v1 image must load");
     assert_eq!(old.format_version(), 1);
@@ -28,12 +27,13 @@ fn committed_v1_image_still_loads_and_behaves() {
     let boards = sample_boards();
     let behaviour_old = behaviour(&old, &boards);
     assert!(behaviour_old.len() > 20);
-    // Format 2 only adds the optional `lut` section: without options the writer emits the
-    // v1 bytes but for the version field (and the header checksum that covers it).
-    assert_eq!(FORMAT_VERSION, 2);
+    // Formats 2 and 3 only add sections (the optional `lut`; the compact profile's): without
+    // options the writer emits the v1 bytes but for the version field (and the header
+    // checksum that covers it).
+    assert_eq!(FORMAT_VERSION, 3);
     let fresh = rom::write(&sample_spec(false));
     let new = Rom::from_bytes(&fresh).unwrap();
-    assert_eq!(new.format_version(), 2);
+    assert_eq!(new.format_version(), 3);
     assert_eq!(behaviour(&new, &boards), behaviour_old);
     let mut as_v1 = fresh.clone();
     as_v1[12..16].copy_from_slice(&1u32.to_le_bytes());
@@ -55,6 +55,72 @@ fn committed_v1_image_still_loads_and_behaves() {
     rom::fix_checksums(&mut v);
     let r = Rom::from_bytes(&v).expect("a v1 image with the sliced section loads");
     assert!(r.has_sliced() && r.format_version() == 1);
+}
+
+/// The fast image lensc writes for the sample (sliced tables and lookup tables included).
+fn sample_fast(strip: bool) -> Vec<u8> {
+    let opts = rom::WriteOptions {
+        lut_max_bytes: u32::MAX,
+        ..rom::WriteOptions::COMPILER
+    };
+    rom::write_with(&sample_spec(strip), &opts)
+}
+
+#[test]
+fn committed_v2_image_still_loads_and_behaves() {
+    let path = data("format-v2-sample.rom");
+    if std::env::var_os("LENS_BLESS_ROM").is_some() {
+        // A v3 fast image is a v2 image but for the version field.
+        let mut v2 = sample_fast(false);
+        v2[12..16].copy_from_slice(&2u32.to_le_bytes());
+        rom::fix_checksums(&mut v2);
+        std::fs::write(&path, v2).unwrap();
+    }
+    let bytes = std::fs::read(&path).expect("tests/data/format-v2-sample.rom is committed");
+    let old = Rom::from_bytes(&bytes).expect("a format v2 image must load");
+    assert_eq!(old.format_version(), 2);
+    assert!(old.has_sliced(), "the v2 sample carries the optional tables");
+    let boards = sample_boards();
+    let fresh = sample_fast(false);
+    assert_eq!(
+        behaviour(&Rom::from_bytes(&fresh).unwrap(), &boards),
+        behaviour(&old, &boards)
+    );
+    let mut as_v2 = fresh;
+    as_v2[12..16].copy_from_slice(&2u32.to_le_bytes());
+    rom::fix_checksums(&mut as_v2);
+    assert_eq!(as_v2, bytes, "the fast writer changed: bump the format version");
+}
+
+#[test]
+fn committed_v3_compact_image_loads_and_expands_to_the_same_behaviour() {
+    let path = data("format-v3-compact-sample.rom");
+    let compact_opts = rom::WriteOptions {
+        profile: rom::Profile::Compact,
+        ..Default::default()
+    };
+    if std::env::var_os("LENS_BLESS_ROM").is_some() {
+        std::fs::write(&path, rom::write_with(&sample_spec(false), &compact_opts)).unwrap();
+    }
+    let bytes = std::fs::read(&path).expect("tests/data/format-v3-compact-sample.rom is committed");
+    let compact = rom::CompactRom::from_bytes(&bytes).expect("the v3 compact sample loads");
+    assert_eq!(compact.rom().format_version(), 3);
+    assert_eq!(
+        compact.metadata().expect("not stripped").debug,
+        sample_spec(false).debug.unwrap()
+    );
+    let expanded = compact.expand(&rom::WriteOptions::COMPILER).unwrap();
+    let boards = sample_boards();
+    let fast = sample_fast(false);
+    assert_eq!(
+        behaviour(&Rom::from_bytes(&expanded).unwrap(), &boards),
+        behaviour(&Rom::from_bytes(&fast).unwrap(), &boards)
+    );
+    assert_eq!(
+        rom::write_with(&sample_spec(false), &compact_opts),
+        bytes,
+        "the compact writer changed: bump the format version"
+    );
 }
 
 #[test]

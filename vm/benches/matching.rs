@@ -5,7 +5,8 @@
 //! oriented-variant checks per second. Times are this thread's CPU time
 //! (`/proc/thread-self/schedstat`, wall time where that is missing): the machine is shared.
 //! After the criterion groups a round-robin summary prints G checks/s and ratios.
-//! Run: `cargo bench -p lens-vm --bench matching`.
+//! The `profiles` group loads 3000 patterns from the fast image and from the compact image
+//! (expanded at load). Run: `cargo bench -p lens-vm --bench matching`.
 
 #[path = "../tests/common/mod.rs"]
 mod common;
@@ -447,9 +448,76 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
+/// The two image profiles for 3000 cut patterns: loading the fast image (validation, the
+/// baseline) against loading the compact image and expanding it (SuperEgo style) to the same
+/// fast image; and one match call on each (the expanded image is the fast image byte for
+/// byte, so the two match rows measure the same kernel).
+fn profiles(c: &mut Criterion) {
+    let fast_opts = rom::WriteOptions {
+        sliced_block_words: 8,
+        ..Default::default()
+    };
+    let compact_opts = rom::WriteOptions {
+        profile: rom::Profile::Compact,
+        ..Default::default()
+    };
+    let fast = image_with(true, PATTERNS, &fast_opts);
+    let compact = image_with(true, PATTERNS, &compact_opts);
+    let expand = || {
+        let c = rom::CompactRom::from_bytes(&compact).unwrap();
+        let bytes = c.expand(&fast_opts).unwrap();
+        Rom::from_bytes(&bytes).unwrap();
+        bytes
+    };
+    assert!(expand() == fast, "expansion reproduces the fast image");
+    println!(
+        "profiles: {PATTERNS} cut patterns, fast image {} bytes, compact image {} bytes ({:.1} bytes per pattern)",
+        fast.len(),
+        compact.len(),
+        compact.len() as f64 / PATTERNS as f64
+    );
+    let mut g = c.benchmark_group("profiles_load");
+    g.throughput(Throughput::Elements(PATTERNS as u64));
+    g.bench_function("fast_validate", |b| {
+        b.iter_custom(|iters| {
+            cpu_time(iters, || {
+                black_box(Rom::from_bytes(&fast).unwrap());
+            })
+        })
+    });
+    g.bench_function("compact_validate_expand_validate", |b| {
+        b.iter_custom(|iters| {
+            cpu_time(iters, || {
+                black_box(expand());
+            })
+        })
+    });
+    g.finish();
+    let (mut ft, mut ct) = (Vec::new(), Vec::new());
+    for _ in 0..5 {
+        ft.push(cpu_time(5, || {
+            black_box(Rom::from_bytes(&fast).unwrap());
+        })
+        .as_secs_f64()
+            / 5.0);
+        ct.push(cpu_time(5, || {
+            black_box(expand());
+        })
+        .as_secs_f64()
+            / 5.0);
+    }
+    let (f, e) = (median(&mut ft), median(&mut ct));
+    println!(
+        "profiles: load fast {:.2} ms, load compact + expand + load {:.2} ms ({:.1}x)\n",
+        f * 1e3,
+        e * 1e3,
+        e / f
+    );
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(10).warm_up_time(Duration::from_millis(300)).measurement_time(Duration::from_secs(2));
-    targets = bench
+    targets = bench, profiles
 }
 criterion_main!(benches);

@@ -98,7 +98,7 @@ fn lookup_kernel_agrees_with_reference_on_every_neighbourhood() {
         let spec = spec_of(vec![c], next_id);
         let bytes = rom::write_with(&spec, &ALL_LUT);
         let rom = Rom::from_bytes(&bytes).expect("the image loads");
-        assert_eq!(rom.format_version(), 2);
+        assert_eq!(rom.format_version(), rom::FORMAT_VERSION);
         let class = rom.class(ClassId(0)).unwrap();
         let table = rom
             .class_lut(&class)

@@ -19,6 +19,10 @@ pub struct Args {
     /// How diagnostics are printed on standard error.
     #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
     pub message_format: MessageFormat,
+    /// For a compact-profile image: list its pattern records and shared lists as stored,
+    /// instead of the patterns of its expansion.
+    #[arg(long)]
+    pub records: bool,
 }
 
 /// Image bytes from the inputs, or the exit code after reporting why not.
@@ -121,9 +125,20 @@ pub fn is_compact(bytes: &[u8]) -> bool {
 }
 
 pub fn run(args: Args) -> u8 {
-    let bytes = match load_image(&args.inputs, args.strip, args.message_format)
-        .and_then(|b| fast_image(b, &args.inputs))
-    {
+    let bytes = match load_image(&args.inputs, args.strip, args.message_format) {
+        Ok(b) => b,
+        Err(code) => return code,
+    };
+    if args.records && is_compact(&bytes) {
+        return match lens_vm::rom::CompactRom::from_bytes(&bytes) {
+            Ok(c) => {
+                print!("{}", lens_compiler::disasm::disasm_compact(&c));
+                0
+            }
+            Err(e) => invalid(&args.inputs, e),
+        };
+    }
+    let bytes = match fast_image(bytes, &args.inputs) {
         Ok(b) => b,
         Err(code) => return code,
     };

@@ -175,20 +175,29 @@ fn record(w: &mut W, p: &PatternSpec, chain: &mut Chain) -> Result<(u8, Vec<u8>)
 }
 
 /// The smaller of the dense and sparse encodings of a pattern's cells (dense on a tie).
+/// Cells are stored in ring order (the order the compiler lists them in, so its images
+/// expand to the same bytes; other orders come back sorted).
 fn cells(p: &PatternSpec) -> Result<(u8, Vec<u8>), WriteError> {
-    let mut at = Vec::with_capacity(p.cells.len());
+    let mut sorted = Vec::with_capacity(p.cells.len());
     for c in &p.cells {
         let Some(i) = ring::index_of(c.at.dx as i32, c.at.dy as i32) else {
             return fail(alloc::format!("cell ({}, {}) out of range", c.at.dx, c.at.dy));
         };
-        if at.last().is_some_and(|&last| i <= last) {
-            return fail("compact profile: cells must be unique and in ring order");
-        }
         if c.allowed > 15 {
             return fail("cell state set above 15");
         }
-        at.push(i);
+        sorted.push((i, *c));
     }
+    sorted.sort_by_key(|&(i, _)| i);
+    if sorted.windows(2).any(|w| w[0].0 == w[1].0) {
+        return fail("two cells at the same point");
+    }
+    let at: Vec<u32> = sorted.iter().map(|&(i, _)| i).collect();
+    let owned = PatternSpec {
+        cells: sorted.iter().map(|&(_, c)| c).collect(),
+        ..p.clone()
+    };
+    let p = &owned;
     let Some(&last) = at.last() else {
         return Ok((CELLS_NONE, Vec::new()));
     };
