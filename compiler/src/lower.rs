@@ -211,10 +211,11 @@ impl<'p> Lowerer<'p> {
                 ast::ClassOption::Focus(f) => focus = f.node,
                 ast::ClassOption::Field(f) => {
                     let (w, h) = (f.node.width, f.node.height);
-                    if w % 2 == 0 || h % 2 == 0 || w == 0 || h == 0 || w > 19 || h > 19 {
+                    let max = lens_dsl::check::MAX_FIELD;
+                    if w % 2 == 0 || h % 2 == 0 || w == 0 || h == 0 || w > max || h > max {
                         self.error(
                             "lens::bad_field",
-                            format!("field {w}x{h} is not allowed: width and height must be odd, 1 to 19"),
+                            format!("field {w}x{h} is not allowed: width and height must be odd, 1 to {max}"),
                             file,
                             f.span,
                             "field size",

@@ -363,3 +363,32 @@ fn joseki_blocks_become_encoded_dags() {
         Some(c.spec.joseki[0].bytes.as_slice())
     );
 }
+
+/// One limit for the field size, the ROM format's: the front end (`lensc check`), lowering and
+/// the writer agree, so a field `check` accepts compiles, and a larger one is refused by both.
+#[test]
+fn the_field_limit_is_the_formats_everywhere() {
+    let max = lens_vm::rom::MAX_FIELD;
+    let src = |n: usize| {
+        format!(
+            "class wide {{ mode all; focus empty; field {n}x{n}; }}\n\
+             pattern far : wide {{ diagram {{ * m }} => m 1; }}\n"
+        )
+    };
+    let c = compile(&src(max));
+    assert_eq!(class(&c, "wide").width as usize, max);
+    let rom = lens_vm::Rom::from_bytes(&c.rom).expect("the widest field loads");
+    assert_eq!(rom.class_count(), 1);
+    let (program, diags) = lens_dsl::load_str("t.lens", &src(max + 2));
+    let front: Vec<_> = lens_dsl::check(&program)
+        .into_iter()
+        .chain(diags)
+        .filter(|d| d.is_error())
+        .collect();
+    assert!(
+        front.iter().any(|d| d.code == "lens::bad_field_size"),
+        "check refuses a field above the limit: {front:?}"
+    );
+    let (_, r) = compile_str("t.lens", &src(max + 2), &Options::default());
+    assert!(r.is_err(), "compile refuses it too");
+}

@@ -341,7 +341,8 @@ pub const DEFAULT_FIELD: FieldSize = FieldSize {
     width: 5,
     height: 5,
 };
-pub const MAX_FIELD: u8 = 37;
+/// The largest field side: the ROM format's limit, so `check` refuses what `compile` would.
+pub const MAX_FIELD: u8 = lens_vm::rom::MAX_FIELD as u8;
 
 fn class_info(c: &Class) -> ClassInfo<'_> {
     let mut info = ClassInfo {
@@ -399,7 +400,7 @@ fn check_class(cx: &mut Ctx, c: &Class) {
             let FieldSize { width, height } = f.node;
             if width % 2 == 0 || height % 2 == 0 || width > MAX_FIELD || height > MAX_FIELD {
                 cx.err(
-                    Diagnostic::error(codes::BAD_FIELD_SIZE, format!("bad field size {width}x{height}"), cx.file, f.span, "must be odd, at most 37x37")
+                    Diagnostic::error(codes::BAD_FIELD_SIZE, format!("bad field size {width}x{height}"), cx.file, f.span, format!("must be odd, at most {MAX_FIELD}x{MAX_FIELD}"))
                         .with_help("the focus sits in the middle of the field, so both sides are odd (3x3, 5x5, 7x7 use the packed kernel)"),
                 );
             }
