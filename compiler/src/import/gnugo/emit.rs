@@ -13,6 +13,7 @@ use std::fmt::Write as _;
 use super::Options;
 use super::autohelpers::{self, Mapping, Ret};
 use super::cexpr::{self, CExpr};
+pub use super::db::stem_ident;
 use super::db::{Database, DbPattern};
 use super::mkpat::{AnchorColour, AnchorMode, Mkpat};
 use super::report::{ExternDecl, FileReport, PatternOutcome};
@@ -54,20 +55,6 @@ fn states_text(symbol: char) -> &'static str {
         '?' => "any",
         _ => "empty",
     }
-}
-
-/// A Lens identifier for a file stem (`patterns2.db` -> `patterns2`).
-pub fn stem_ident(file: &str) -> String {
-    let base = file.rsplit(['/', '\\']).next().unwrap_or(file);
-    let stem = base.strip_suffix(".db").unwrap_or(base);
-    let mut s: String = stem
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-        .collect();
-    if !s.starts_with(|c: char| c.is_ascii_alphabetic()) {
-        s.insert_str(0, "db_");
-    }
-    s
 }
 
 pub fn class_name(stem: &str, colour: AnchorColour) -> String {

@@ -139,7 +139,7 @@ impl Mkpat {
     /// The options GNU Go's `patterns/Makefile.am` builds a standard database with, by its
     /// file name; `None` for other names.
     pub fn for_standard_file(file: &str) -> Option<Mkpat> {
-        let stem = super::emit::stem_ident(file);
+        let stem = super::db::stem_ident(file);
         let opts = match stem.as_str() {
             "patterns" | "patterns2" | "endgame" | "fuseki" | "handicap" | "oracle" => "-b",
             "attack" => "-X",
