@@ -6,11 +6,13 @@
 //! Then the move-prediction class `policy` (`docs/learning.md`) goes into
 //! `$OUT_DIR/policy.rom`, its source into `$OUT_DIR/policy.lens`:
 //! * trained (`lensc harvest` + `lensc learn` with their defaults, on the training games of the
-//!   fixed split) from `../shared/data/gnugo/corpus` beside the repository, or from the
-//!   directory `LENS_POLICY_CORPUS` names, when it exists. The corpus is GPL: what is learned
-//!   from it stays in `target/`, never in the repository;
+//!   fixed split) when `LENS_POLICY_CORPUS` names a directory of SGF games (a relative path is
+//!   taken from the repository root: `LENS_POLICY_CORPUS=../shared/data/gnugo/corpus`). That
+//!   corpus is GPL: what is learned from it stays in `target/`, never in the repository.
+//!   Training takes minutes of CPU (release build: the workspace sets
+//!   `[profile.release.build-override] opt-level = 3`), which is why it is asked for, not
+//!   automatic;
 //! * else `policy/fallback.lens`: the same features with values set by hand, no shapes.
-//!   `LENS_POLICY_CORPUS=none` asks for the fallback even when the corpus is there.
 
 use std::path::{Path, PathBuf};
 
@@ -29,11 +31,15 @@ fn policy() {
     let fallback = manifest.join("policy/fallback.lens");
     println!("cargo::rerun-if-changed={}", fallback.display());
     let corpus = match std::env::var("LENS_POLICY_CORPUS") {
-        Ok(v) if v == "none" => None,
-        Ok(v) => Some(PathBuf::from(v)),
-        Err(_) => Some(manifest.join("../../shared/data/gnugo/corpus")),
+        Ok(v) if !v.is_empty() && v != "none" => Some(manifest.join("..").join(v)),
+        _ => None,
+    };
+    if let Some(dir) = corpus.as_ref().filter(|d| !d.is_dir()) {
+        fail(&format!(
+            "LENS_POLICY_CORPUS: {} is not a directory",
+            dir.display()
+        ));
     }
-    .filter(|d| d.is_dir());
     let (origin, text) = match &corpus {
         Some(dir) => {
             // Cargo notices files added to or changed in a directory it is told about.

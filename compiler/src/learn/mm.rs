@@ -167,8 +167,8 @@ pub struct FitOptions {
 impl Default for FitOptions {
     fn default() -> Self {
         FitOptions {
-            iterations: 40,
-            tolerance: 1e-5,
+            iterations: 20,
+            tolerance: 1e-4,
         }
     }
 }
@@ -258,10 +258,11 @@ pub fn fit(ds: &Dataset, opts: &FitOptions, mut progress: impl FnMut(usize, f64)
                 denom[f] = 0.0;
             }
             for (j, &e) in sums.iter().enumerate() {
-                for t in ds.pos_start[j] as usize..ds.pos_start[j + 1] as usize {
+                let teams = ds.pos_start[j] as usize..ds.pos_start[j + 1] as usize;
+                for (t, &s) in teams.clone().zip(&strength[teams]) {
                     for &f in ds.team(t) {
                         if in_group[f as usize] {
-                            denom[f as usize] += ds.mult[t] as f64 * strength[t] / e;
+                            denom[f as usize] += ds.mult[t] as f64 * s / e;
                         }
                     }
                 }

@@ -25,10 +25,10 @@ pub struct Args {
     #[arg(long, value_enum, default_value_t = SplitArg::All)]
     pub split: SplitArg,
     /// At most this many MM sweeps (each updates every feature group once).
-    #[arg(long, default_value_t = 40)]
+    #[arg(long, default_value_t = 20)]
     pub iterations: usize,
     /// Stop when a sweep improves the mean log-likelihood by less than this.
-    #[arg(long, default_value_t = 1e-5)]
+    #[arg(long, default_value_t = 1e-4)]
     pub tolerance: f64,
     /// No progress lines on standard error.
     #[arg(long, short)]
