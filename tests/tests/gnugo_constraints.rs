@@ -222,3 +222,56 @@ fn long_move_sequences_pass_each_point_once() {
     );
     assert_eq!(moves, vec![mv, c, d, mv, c, d, mv, c, a]);
 }
+
+/// The example under `-D -m -b`: `?O? / X*X / .Y.` is symmetric about its `Y` and its
+/// move, but its anchor is the left X (d = 99 against 101 for the others). GNU Go reports the
+/// placement twice, anchored on each X; Lens, focused on the anchor, does too. Under `-b` the
+/// `Y` anchors and the mirror image is a true duplicate: one match.
+#[test]
+fn centre_anchored_symmetric_pattern_reports_each_anchor() {
+    const DB: &str = "Pattern Sym\n\n?O?\nX*X\n.Y.\n\n:8,-\n";
+    let mut b = Board::new(9).unwrap();
+    b.play(Colour::White, 4, 3).unwrap();
+    for (x, y) in [(3, 4), (5, 4), (4, 5)] {
+        b.play(Colour::Black, x, y).unwrap();
+    }
+    let anchors = |opts: &str| {
+        let out = import_str(
+            "sym.db",
+            DB,
+            &Options {
+                mkpat: Some(lens_compiler::import::gnugo::Mkpat::parse(opts).unwrap()),
+                ..Default::default()
+            },
+        );
+        let (_, result) = lens_compiler::compile_str("sym.lens", &out.source, &Default::default());
+        let rom_bytes = result.unwrap().rom;
+        let rom = Rom::from_bytes(&rom_bytes).unwrap();
+        let class = rom.class_by_name("sym_anchor_x").unwrap();
+        let q = Query {
+            class,
+            perspective: Colour::White,
+            orientations: Orientations::All,
+        };
+        let mut slots = vec![Match::EMPTY; 16];
+        let mut buf = MatchBuf::new(&mut slots);
+        rom.scan(&b, &lens_vm::NoHost, &q, &mut Scratch::new(), &mut buf);
+        let mut v: Vec<((i32, i32), MatchResult)> =
+            buf.as_slice().iter().map(|m| (m.focus, m.result)).collect();
+        v.sort_by_key(|(f, _)| *f);
+        v
+    };
+    let centre = anchors("-D -m -b");
+    assert_eq!(
+        centre.iter().map(|(f, _)| *f).collect::<Vec<_>>(),
+        vec![(3, 4), (5, 4)]
+    );
+    assert!(
+        centre
+            .iter()
+            .all(|(_, r)| matches!(r, MatchResult::Move { x: 4, y: 4, .. }))
+    );
+    let marked = anchors("-b");
+    assert_eq!(marked.len(), 1);
+    assert_eq!(marked[0].0, (4, 5));
+}
