@@ -146,6 +146,8 @@ struct Translator<'a> {
     /// Engine globals (C variables) of the file.
     globals: &'a mut Vec<String>,
     used: Vec<String>,
+    /// The pattern's `value(...)` attribute as written (mkpat's `value` autohelper reads it).
+    value: Option<&'a str>,
 }
 
 // Lens precedence levels (`docs/language.md`): comparisons do not chain.
@@ -409,6 +411,17 @@ impl Translator<'_> {
                     ));
                 }
             },
+            CExpr::Name(n) | CExpr::Call(n, _) if n == "value" => {
+                // mkpat's `value` is the pattern's own `value(...)` (0 when absent): a constant.
+                if matches!(e, CExpr::Call(_, args) if !args.is_empty()) {
+                    return Err("`value` takes no arguments".into());
+                }
+                let v = self.value.unwrap_or("0");
+                match v.parse::<i64>() {
+                    Ok(v) => Tr::new(v.to_string(), PREC_ATOM, Ty::Int),
+                    Err(_) => return Err(format!("`value` is `{v}`, not an integer")),
+                }
+            }
             CExpr::Name(n) => {
                 if let Some(v) = autohelpers::constant(n) {
                     return Ok(Tr::new(v.to_string(), PREC_ATOM, Ty::Int));
@@ -822,6 +835,12 @@ fn convert_pattern(
             externs: &mut local,
             globals: &mut local_globals,
             used: Vec::new(),
+            value: p
+                .colon
+                .attributes
+                .iter()
+                .find(|(k, _)| k == "value")
+                .map(|(_, v)| v.as_str()),
         };
         if let Some((_, text)) = &p.constraint {
             let e = cexpr::parse(text).map_err(|e| format!("constraint: {e}"))?;
@@ -1265,7 +1284,8 @@ O*
                   Pattern C2\n\nO*X\n\n:8,-\n\nOab\n\n;olib(a) + lib(b) > 2 && (alive(b) + 1 > 1) && !attack(b) == 1\n\n\
                   Pattern C3\n\nO*X\n\n:8,-\n\nOab\n\n;effective_size(b) >= 5 && (alive(b) ? olib(a) : 2) < 3\n\n\
                   Pattern C4\n\nO*X\n\n:8,-\n\nOab\n\n;weakness(b) < 0.7 && 0.25 <= weakness(b)\n\n\
-                  Pattern C5\n\nO*X\n\n:8,-\n\nOab\n\n;lib(b) > 1.5\n";
+                  Pattern C5\n\nO*X\n\n:8,-\n\nOab\n\n;lib(b) > 1.5\n\n\
+                  Pattern C6\n\nO*X\n\n:8,-,value(40)\n\nOab\n\n;owl_escape_value(b) + value > 45 && value() < 50\n";
         let out = import_str("c.db", db, &Options::default());
         let s = &out.source;
         // Numbers stay numbers: `: int` externs compared in Lens.
@@ -1301,6 +1321,11 @@ O*
         );
         assert!(
             s.contains("extern weakness_lt_milli(point, int) cost 1;"),
+            "{s}"
+        );
+        // mkpat's `value` is the pattern's value attribute.
+        assert!(
+            s.contains("where owl_escape_value(b) + 40 > 45 && 40 < 50;"),
             "{s}"
         );
         // A decimal anywhere else has no Lens form: reported, not guessed.
