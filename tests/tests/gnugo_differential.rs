@@ -3,7 +3,8 @@
 //! the transformation, mapped back to GNU Go's numbering) equal GNU Go's own, with zero differences.
 //!
 //! Each `.db` file is imported geometric-only (constraints dropped, as the oracle ignores them),
-//! compiled with `lens_compiler::compile_str`, loaded, and scanned whole-board with `Rom::scan`
+//! compiled with `lens_compiler::compile_str` in the compact profile and expanded at load (which
+//! must give the fast profile's image byte for byte), loaded, and scanned whole-board with `Rom::scan`
 //! (the board-parallel scan); the per-point kernel scan (`Rom::scan_points`) must give the same
 //! list in the same order, as must the scan through a `ScanPlan`, and the reference matcher the same set. The focus of every match is GNU Go's
 //! anchor and its move result GNU Go's move (`-` for patterns without one).
@@ -98,13 +99,31 @@ fn compile_db(dir: &std::path::Path, file: &str) -> Db {
             lens_dsl::render_human(&sources, &diags, false)
         ),
     };
+    // The oracle runs on the compact profile's image as the engine loads it: each pattern
+    // once, expanded at load (which must give the fast image byte for byte).
+    let (_, compact) = lens_compiler::compile_str(
+        &format!("{file}.lens"),
+        &imported.source,
+        &lens_compiler::Options {
+            profile: lens_compiler::Profile::Compact,
+            ..Default::default()
+        },
+    );
+    let compact = compact.unwrap_or_else(|_| panic!("{file}: compact profile"));
+    let expanded = lens_vm::rom::CompactRom::from_bytes(&compact.rom)
+        .map(|c| c.expand(&lens_vm::rom::WriteOptions::COMPILER).unwrap())
+        .unwrap_or_else(|e| panic!("{file}: compact image: {e}"));
+    assert!(
+        expanded == compiled.rom,
+        "{file}: the expanded compact image differs from the fast image"
+    );
     let stem = stem_ident(file);
     let mut classes = [AnchorColour::O, AnchorColour::X]
         .map(|c| class_name(&stem, c))
         .to_vec();
     classes.push(wide_class_name(&stem));
     Db {
-        rom: compiled.rom,
+        rom: expanded,
         classes,
         left_out,
         anchor_offsets,

@@ -69,19 +69,27 @@ const fn key(p: (i8, i8)) -> i32 {
     ((cheb * 16 + (ax + ay)) * 16 + (p.1 as i32 + 8)) * 16 + (p.0 as i32 + 8)
 }
 
-/// Index of `(dx, dy)` in [`RING`], `None` outside the 7x7 window.
+/// Index of `(dx, dy)` in [`RING`], `None` outside the 7x7 window (one table lookup: the
+/// writer packs every cell of every variant through it).
 pub const fn ring_index(dx: i32, dy: i32) -> Option<usize> {
     if dx < -3 || dx > 3 || dy < -3 || dy > 3 {
         return None;
     }
-    let mut i = 0;
-    while i < 49 {
-        if RING[i].0 as i32 == dx && RING[i].1 as i32 == dy {
-            return Some(i);
-        }
-        i += 1;
+    Some(RING_INDEX[((dy + 3) * 7 + dx + 3) as usize] as usize)
+}
+
+/// [`RING`] inverted: the ring index of each window point, row-major from `(-3, -3)`.
+const RING_INDEX: [u8; 49] = ring_inverse();
+
+const fn ring_inverse() -> [u8; 49] {
+    let mut t = [0u8; 49];
+    let mut k = 0;
+    while k < 49 {
+        let (dx, dy) = RING[k];
+        t[((dy as i32 + 3) * 7 + dx as i32 + 3) as usize] = k as u8;
+        k += 1;
     }
-    None
+    t
 }
 
 /// `(word, bit)` of state `s` (0 friend, 1 foe, 2 empty) of the point with ring index `k`.

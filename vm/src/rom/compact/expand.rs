@@ -161,8 +161,11 @@ fn pattern(lists: &Lists, r: &Record<'_>) -> PatternSpec {
             allowed,
         })
         .collect();
-    // The compiler lists cells in ring order; the box form reads them row by row.
-    cells.sort_by_key(|c| super::ring::index_of(c.at.dx as i32, c.at.dy as i32));
+    // The compiler lists cells in ring order, as the dense and sparse forms read them; the
+    // box form reads them row by row.
+    if matches!(r.cells, super::CellsForm::Box { .. }) {
+        cells.sort_by_cached_key(|c| super::ring::index_of(c.at.dx as i32, c.at.dy as i32));
+    }
     PatternSpec {
         id: r.id,
         priority: r.priority,
