@@ -601,8 +601,9 @@ impl Translator<'_> {
     }
 }
 
-/// The largest distance from the focus a Lens class field holds (37x37).
-/// (The language allows 37x37; the compiler's ROM windows stop at 19x19.)
+/// The largest distance from the focus the importer gives a class field (19x19). The ROM
+/// format allows 25x25 (`lens_vm::rom::MAX_FIELD`); widening this would import GNU Go's
+/// widest patterns too (not yet checked against the oracle).
 pub const MAX_REACH: i32 = 9;
 
 /// How far the drawing (edge rows and columns included) reaches from cell (r, c).
