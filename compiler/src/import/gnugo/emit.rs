@@ -506,16 +506,6 @@ impl Translator<'_> {
     /// `a OP b`, typed as C has it: numbers compare as numbers (a condition as its truth
     /// value, `int(c)`); two conditions compare with `==`/`!=` as conditions.
     fn compare(&mut self, op: &'static str, l: &CExpr, r: &CExpr) -> Result<Tr, String> {
-        // A `?:` compared with something: the comparison moves into its branches.
-        let bin = |a: &CExpr, b: &CExpr| CExpr::Bin(op, Box::new(a.clone()), Box::new(b.clone()));
-        if let CExpr::Ternary(c, a, b) = l {
-            let t = CExpr::Ternary(c.clone(), Box::new(bin(a, r)), Box::new(bin(b, r)));
-            return self.expr(&t);
-        }
-        if let CExpr::Ternary(c, a, b) = r {
-            let t = CExpr::Ternary(c.clone(), Box::new(bin(l, a)), Box::new(bin(l, b)));
-            return self.expr(&t);
-        }
         // A C float is compared inside the engine: one predicate with the comparison in its
         // name (`effective_size(a) > 5` is `effective_size_gt(a, 5)`).
         for (call, other, op) in [(l, r, op), (r, l, flip(op))] {
@@ -844,6 +834,7 @@ fn convert_pattern(
         };
         if let Some((_, text)) = &p.constraint {
             let e = cexpr::parse(text).map_err(|e| format!("constraint: {e}"))?;
+            let e = cexpr::hoist_ternaries(e);
             let s = t
                 .expr(&e)
                 .map_err(|e| format!("constraint: {e}"))?
@@ -1285,7 +1276,8 @@ O*
                   Pattern C3\n\nO*X\n\n:8,-\n\nOab\n\n;effective_size(b) >= 5 && (alive(b) ? olib(a) : 2) < 3\n\n\
                   Pattern C4\n\nO*X\n\n:8,-\n\nOab\n\n;weakness(b) < 0.7 && 0.25 <= weakness(b)\n\n\
                   Pattern C5\n\nO*X\n\n:8,-\n\nOab\n\n;lib(b) > 1.5\n\n\
-                  Pattern C6\n\nO*X\n\n:8,-,value(40)\n\nOab\n\n;owl_escape_value(b) + value > 45 && value() < 50\n";
+                  Pattern C6\n\nO*X\n\n:8,-,value(40)\n\nOab\n\n;owl_escape_value(b) + value > 45 && value() < 50\n\n\
+                  Pattern C7\n\nO*X\n\n:8,-\n\nOab\n\n;(alive(b) ? 2 : -olib(a)) + lib(b) > 3 && (alive(b) ? olib(a) : 0)\n";
         let out = import_str("c.db", db, &Options::default());
         let s = &out.source;
         // Numbers stay numbers: `: int` externs compared in Lens.
@@ -1326,6 +1318,12 @@ O*
         // mkpat's `value` is the pattern's value attribute.
         assert!(
             s.contains("where owl_escape_value(b) + 40 > 45 && 40 < 50;"),
+            "{s}"
+        );
+        // A `?:` of numbers: the arithmetic and the comparison move into its branches; in a
+        // condition, its branches are truth values.
+        assert!(
+            s.contains("where (alive(b) && 2 + libs(b) > 3 || !alive(b) && -olib(a) + libs(b) > 3) && (alive(b) && olib(a) != 0 || !alive(b) && 0 != 0);"),
             "{s}"
         );
         // A decimal anywhere else has no Lens form: reported, not guessed.
