@@ -369,3 +369,18 @@ quit
     assert_eq!(engine.size(), 13);
     assert_eq!(engine.record().len(), 3);
 }
+
+#[test]
+fn a_line_of_invalid_utf8_gets_an_error_and_the_session_goes_on() {
+    let mut script = b"name\n".to_vec();
+    script.extend_from_slice(b"play b \xff\xfe\n");
+    script.extend_from_slice(b"1 protocol_version\n");
+    let mut engine = Engine::new(9).unwrap();
+    let mut out = Vec::new();
+    protocol::run(&mut engine, &script[..], &mut out).unwrap();
+    let out = String::from_utf8(out).unwrap();
+    assert_eq!(
+        out,
+        "= Lens stdlib engine\n\n? invalid UTF-8 in the command line\n\n=1 2\n\n"
+    );
+}
