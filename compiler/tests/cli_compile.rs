@@ -90,7 +90,10 @@ fn compiles_to_a_file_and_to_stdout() {
     let r = lensc(&dir, &["compile", "good.lens", "-o", "good.rom"], None);
     assert_eq!((r.code, r.stdout.len()), (0, 0));
     let file = std::fs::read(dir.join("good.rom")).unwrap();
-    let summary = format!("compiled 1 file(s): 1 pattern(s), {} bytes -> good.rom\n", file.len());
+    let summary = format!(
+        "compiled 1 file(s): 1 pattern(s), {} bytes -> good.rom\n",
+        file.len()
+    );
     assert_eq!(r.stderr, summary);
     assert_eq!(file, library_rom("good.lens", GOOD));
 

@@ -70,7 +70,9 @@ fn lensc(dir: &Path, args: &[&str]) -> Run {
 #[test]
 fn colour_takes_letters_and_words_in_any_case() {
     let dir = scratch("colour");
-    let base = ["match", "p.lens", "--class", "c", "--sgf", "game.sgf", "--json"];
+    let base = [
+        "match", "p.lens", "--class", "c", "--sgf", "game.sgf", "--json",
+    ];
     let run = |c: &str| {
         let mut a = base.to_vec();
         a.extend(["--colour", c]);
@@ -112,7 +114,10 @@ fn every_subcommand_takes_color() {
         }
     }
     // And it works, before or after the subcommand's name.
-    let r = lensc(&dir, &["compile", "--color", "never", "p.lens", "-o", "x.rom"]);
+    let r = lensc(
+        &dir,
+        &["compile", "--color", "never", "p.lens", "-o", "x.rom"],
+    );
     assert_eq!(r.code, 0, "{}", r.stderr);
     let r = lensc(&dir, &["--color", "never", "disasm", "x.rom"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
@@ -142,8 +147,7 @@ fn success_prints_one_line_unless_quiet() {
     let r = lensc(&dir, &["check", "p.lens"]);
     assert_eq!(r.code, 0);
     assert_eq!(
-        r.stderr,
-        "checked 1 file(s): 1 pattern(s), 0 warning(s)\n",
+        r.stderr, "checked 1 file(s): 1 pattern(s), 0 warning(s)\n",
         "{}",
         r.stderr
     );
@@ -170,7 +174,11 @@ fn disasm_of_a_file_that_is_not_a_rom_says_so() {
     for f in ["notes.txt", "blob.bin"] {
         let r = lensc(&dir, &["disasm", f]);
         assert_eq!(r.code, 1, "{f}");
-        assert!(r.stderr.contains("not a Lens ROM image"), "{f}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("not a Lens ROM image"),
+            "{f}: {}",
+            r.stderr
+        );
         assert!(!r.stderr.contains("syntax"), "{f}: {}", r.stderr);
     }
 }
@@ -195,7 +203,9 @@ fn misspelt_words_get_a_suggestion_and_diagnostics_come_in_file_order() {
 fn before_move_is_gnugo_loadsgf() {
     let dir = scratch("before");
     let m = |args: &[&str]| {
-        let mut a = vec!["match", "p.lens", "--class", "c", "--sgf", "game.sgf", "--json"];
+        let mut a = vec![
+            "match", "p.lens", "--class", "c", "--sgf", "game.sgf", "--json",
+        ];
         a.extend(args);
         let r = lensc(&dir, &a);
         assert_eq!(r.code, 0, "{args:?}: {}", r.stderr);
@@ -204,10 +214,25 @@ fn before_move_is_gnugo_loadsgf() {
     assert_eq!(m(&["--before-move", "3"]), m(&["--move", "2"]));
     assert_eq!(m(&["--before-move", "1"]), m(&["--move", "0"]));
     assert_ne!(m(&["--before-move", "3"]), m(&["--move", "3"]));
-    let r = lensc(&dir, &["match", "p.lens", "--class", "c", "--sgf", "game.sgf", "--before-move", "0"]);
+    let r = lensc(
+        &dir,
+        &[
+            "match",
+            "p.lens",
+            "--class",
+            "c",
+            "--sgf",
+            "game.sgf",
+            "--before-move",
+            "0",
+        ],
+    );
     assert_eq!(r.code, 2, "move numbers start at 1");
     let help = lensc(&dir, &["match", "--help"]).stdout;
-    assert!(help.contains("after move N") && help.contains("before move N"), "{help}");
+    assert!(
+        help.contains("after move N") && help.contains("before move N"),
+        "{help}"
+    );
 }
 
 #[test]

@@ -81,7 +81,10 @@ impl Diagnostic {
 /// The closest of `candidates` to a misspelt `word` (`priorty` -> `priority`), if one is close
 /// enough to be worth suggesting: an edit distance (transpositions count once) of at most a
 /// third of the word's length, and at least 1.
-pub fn did_you_mean<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub fn did_you_mean<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
     let limit = (word.chars().count() / 3).max(1);
     candidates
         .into_iter()
@@ -114,9 +117,16 @@ mod suggestion_tests {
         let kw = ["priority", "diagram", "where", "symmetry"];
         assert_eq!(did_you_mean("priorty", kw), Some("priority"));
         assert_eq!(did_you_mean("digaram", kw), Some("diagram"));
-        assert_eq!(did_you_mean("libz", ["libs", "line", "atari"]), Some("libs"));
+        assert_eq!(
+            did_you_mean("libz", ["libs", "line", "atari"]),
+            Some("libs")
+        );
         assert_eq!(did_you_mean("shpe", ["shape", "connect"]), Some("shape"));
         assert_eq!(did_you_mean("banana", kw), None);
-        assert_eq!(did_you_mean("where", kw), None, "an exact word is not a suggestion");
+        assert_eq!(
+            did_you_mean("where", kw),
+            None,
+            "an exact word is not a suggestion"
+        );
     }
 }

@@ -384,3 +384,20 @@ fn a_line_of_invalid_utf8_gets_an_error_and_the_session_goes_on() {
         "= Lens stdlib engine\n\n? invalid UTF-8 in the command line\n\n=1 2\n\n"
     );
 }
+
+#[test]
+fn captures_on_a_full_board_rather_than_passing() {
+    // Black fills a 9x9 board but A1: White's A1 takes all 80 stones (their last liberty).
+    // No class sees shape there and no big point is left, yet passing would be absurd.
+    let mut rows = vec![vec!['X'; 9]; 9];
+    rows[8][0] = '.';
+    let text: String = rows
+        .iter()
+        .map(|r| r.iter().map(|c| format!("{c} ")).collect::<String>() + "\n")
+        .collect();
+    let board = Board::from_diagram(&text).unwrap();
+    let mut e = Engine::with_board(board);
+    let c = e.choose(Colour::White);
+    assert_eq!(name(c.at, 9), "A1", "{c:?}");
+    assert_eq!(c.source, Source::Capture(80));
+}

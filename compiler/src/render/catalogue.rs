@@ -1,8 +1,8 @@
 //! `lensc catalogue`: a static site of a ROM's patterns. `index.html` lists the classes with
 //! their counts (and a filter box); `class-NAME.html` draws every pattern of a class in source
 //! order (glob headers included) with its name, priority, tests, result, orientation set, its
-//! stored variants on demand and a link to its source; `lenses.html` draws each lens's frame
-//! and fields.
+//! stored variants on demand and a link to its source; `all.html` holds every class's figures
+//! on one page; `lenses.html` draws each lens's frame and fields.
 //!
 //! Large pages (GNU Go's databases: 1,000+ patterns) stay fast because every figure is a small
 //! inline SVG with `content-visibility: auto` (off-screen figures are not laid out) and the
@@ -144,14 +144,11 @@ d.setAttribute('data-done','1');}},true);}})();",
     )
 }
 
-fn figure_html(rom: &Rom<'_>, f: &Figure, link: SourceLink<'_>, out: &mut String) {
-    let pat = rom.pattern(f.pattern);
-    let id = pat.id();
-    let name = rom
-        .pattern_name(id)
-        .filter(|n| !n.is_empty())
-        .map_or_else(|| format!("#{id}"), str::to_string);
-    let d = Diagram {
+/// The drawing of pattern `p` (an index into the patterns table), as stored: its cells in the
+/// drawn orientation, the focus and the result.
+pub fn pattern_diagram(rom: &Rom<'_>, p: u32) -> Diagram {
+    let pat = rom.pattern(p);
+    Diagram {
         cells: pat
             .cells()
             .map(|(x, y, a)| ((x as i32, y as i32), a))
@@ -159,7 +156,17 @@ fn figure_html(rom: &Rom<'_>, f: &Figure, link: SourceLink<'_>, out: &mut String
         focus: Some((0, 0)),
         result: pat.result(),
         endpoints: Vec::new(),
-    };
+    }
+}
+
+fn figure_html(rom: &Rom<'_>, f: &Figure, link: SourceLink<'_>, out: &mut String) {
+    let pat = rom.pattern(f.pattern);
+    let id = pat.id();
+    let name = rom
+        .pattern_name(id)
+        .filter(|n| !n.is_empty())
+        .map_or_else(|| format!("#{id}"), str::to_string);
+    let d = pattern_diagram(rom, f.pattern);
     let orients: Vec<String> = f.orientations.iter().map(|o| o.to_string()).collect();
     let _ = write!(
         out,
@@ -215,13 +222,13 @@ fn figure_html(rom: &Rom<'_>, f: &Figure, link: SourceLink<'_>, out: &mut String
 fn class_page(rom: &Rom<'_>, class: &ClassInfo<'_>, link: SourceLink<'_>) -> String {
     let figs = figures(rom, class);
     let mut body = String::new();
-    let _ = write!(
+    let _ = writeln!(
         body,
         "<p><a href=\"index.html\">index</a></p><h1>class {}</h1>\
          <p>mode {} · focus {} · field {}x{} · orient {} · kernel {} · \
          <span id=\"count\">{}</span> patterns, {} stored variants{}</p>\
          <input class=\"filter\" id=\"filter\" placeholder=\"filter by pattern name\">\n\
-         <div class=\"grid\">\n",
+         <div class=\"grid\">",
         esc(class.name()),
         mode_name(class.mode()),
         state_names(class.focus()),
@@ -246,6 +253,32 @@ fn class_page(rom: &Rom<'_>, class: &ClassInfo<'_>, link: SourceLink<'_>) -> Str
     page(&format!("class {}", class.name()), &body, &script)
 }
 
+/// Every pattern of every class on one page (`all.html`), a heading per class: one filter box
+/// searches the whole image.
+fn all_page(rom: &Rom<'_>, link: SourceLink<'_>) -> String {
+    let total: usize = rom.classes().map(|c| figures(rom, &c).len()).sum();
+    let mut body = format!(
+        "<p><a href=\"index.html\">index</a></p><h1>all patterns</h1>\
+         <p><span id=\"count\">{total}</span> patterns in {} classes</p>\
+         <input class=\"filter\" id=\"filter\" placeholder=\"filter by pattern name\">\n",
+        rom.class_count()
+    );
+    for class in rom.classes() {
+        let _ = writeln!(
+            body,
+            "<h2><a href=\"{}\">class {}</a></h2><div class=\"grid\">",
+            class_file(class.name()),
+            esc(class.name())
+        );
+        for f in &figures(rom, &class) {
+            figure_html(rom, f, link, &mut body);
+        }
+        body.push_str("</div>\n");
+    }
+    let script = format!("{}{}", filter_script("figure.pat"), variants_script());
+    page("all patterns", &body, &script)
+}
+
 fn lenses_page(rom: &Rom<'_>) -> String {
     let mut body = String::from("<p><a href=\"index.html\">index</a></p><h1>lenses</h1>\n");
     for l in 0..rom.lens_count() {
@@ -260,11 +293,11 @@ fn lenses_page(rom: &Rom<'_>) -> String {
             endpoints: ends.clone(),
             ..Diagram::default()
         };
-        let _ = write!(
+        let _ = writeln!(
             body,
             "<section class=\"lens\" data-name=\"{}\"><h2>lens {} (type {})</h2>\
              <div class=\"grid\"><figure class=\"pat lensframe\">{}<figcaption>frame: \
-             {} endpoint(s)</figcaption></figure>\n",
+             {} endpoint(s)</figcaption></figure>",
             esc(lens.name()),
             esc(lens.name()),
             lens.lens_type(),
@@ -293,9 +326,9 @@ fn lenses_page(rom: &Rom<'_>) -> String {
                 let (code, _) = rom.test(t);
                 let _ = write!(body, "<code>where {}</code>", esc(&test_text(rom, code)));
             }
-            let _ = write!(
+            let _ = writeln!(
                 body,
-                "<code>=&gt; {}</code></figcaption></figure>\n",
+                "<code>=&gt; {}</code></figcaption></figure>",
                 esc(&result_text(rom.result(r)))
             );
         }
@@ -313,10 +346,10 @@ pub fn catalogue(rom: &Rom<'_>, title: &str, link: SourceLink<'_>) -> Vec<(Strin
         let n = figures(rom, &class).len();
         total += n;
         let file = class_file(class.name());
-        let _ = write!(
+        let _ = writeln!(
             rows,
             "<tr data-name=\"{}\"><td><a href=\"{file}\">{}</a></td><td>{}</td><td>{}x{}</td>\
-             <td>{}</td><td class=\"n\">{n}</td><td class=\"n\">{}</td></tr>\n",
+             <td>{}</td><td class=\"n\">{n}</td><td class=\"n\">{}</td></tr>",
             esc(class.name()),
             esc(class.name()),
             mode_name(class.mode()),
@@ -327,6 +360,7 @@ pub fn catalogue(rom: &Rom<'_>, title: &str, link: SourceLink<'_>) -> Vec<(Strin
         );
         files.push((file, class_page(rom, &class, link)));
     }
+    files.push(("all.html".to_string(), all_page(rom, link)));
     let lenses = if rom.lens_count() > 0 {
         files.push(("lenses.html".to_string(), lenses_page(rom)));
         format!(
@@ -337,7 +371,8 @@ pub fn catalogue(rom: &Rom<'_>, title: &str, link: SourceLink<'_>) -> Vec<(Strin
         String::new()
     };
     let body = format!(
-        "<h1>{}</h1><p>{total} patterns in {} classes · ROM {} bytes · {}</p>{lenses}\
+        "<h1>{}</h1><p>{total} patterns in {} classes · ROM {} bytes · {}</p>\
+         <p><a href=\"all.html\">all patterns on one page</a></p>{lenses}\
          <input class=\"filter\" id=\"filter\" placeholder=\"filter classes\">\n\
          <table><thead><tr><th>class</th><th>mode</th><th>field</th><th>orient</th>\
          <th>patterns</th><th>variants</th></tr></thead><tbody>\n{rows}</tbody></table>\n",
@@ -373,9 +408,18 @@ mod tests {
         let mut globs = 0;
         for class in rom.classes() {
             let figs = figures(&rom, &class);
-            assert_eq!(figs.len(), class.pattern_count() as usize, "{}", class.name());
+            assert_eq!(
+                figs.len(),
+                class.pattern_count() as usize,
+                "{}",
+                class.name()
+            );
             globs += figs.iter().filter(|f| f.depth > 0).count();
-            let page = &files.iter().find(|f| f.0 == class_file(class.name())).unwrap().1;
+            let page = &files
+                .iter()
+                .find(|f| f.0 == class_file(class.name()))
+                .unwrap()
+                .1;
             assert_eq!(page.matches("<figure class=\"pat\"").count(), figs.len());
             let row = format!("<td class=\"n\">{}</td>", figs.len());
             assert!(files[0].1.contains(&row));

@@ -157,6 +157,9 @@ document.addEventListener('click',function(ev){var t=ev.target.closest('[data-i]
   if(ev.target.id==='back'&&path.length>1){path.pop();line.pop();draw();}
   if(ev.target.id==='restart'){path=[0];line=[];draw();}});
 draw();
+// A line in the address (`#play=0.2.1`: continuation indices from the empty corner) is
+// played on load, so a position can be linked to.
+var h=location.hash.match(/play=([0-9.]+)/);if(h)h[1].split('.').forEach(function(i){play(+i);});
 })();
 "#;
 
@@ -198,7 +201,8 @@ pub fn explore_page(title: &str, g: &Graph) -> String {
     let body = format!(
         "{JOSEKI_STYLE}<h1>{}</h1><p>{} positions{}. Click a lettered point or a line of the \
          list to play it; dashed rings are transpositions (a position also reached by another \
-         move order). Corner frame: <code>a1</code> is the corner point.</p>\
+         move order). Corner frame: <code>a1</code> is the corner point. A link may name a \
+         line: <code>#play=0.1</code> plays the first continuation, then the second.</p>\
          <p><button id=\"back\">back</button> <button id=\"restart\">restart</button> \
          line: <span id=\"line\"></span></p>\
          <div id=\"wrap\"><div id=\"board\"></div><div><p><span id=\"count\"></span> \

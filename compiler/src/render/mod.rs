@@ -69,7 +69,7 @@ pub fn page(title: &str, body: &str, script: &str) -> String {
         esc(title)
     );
     if !script.is_empty() {
-        let _ = write!(s, "<script>{script}</script>\n");
+        let _ = writeln!(s, "<script>{script}</script>");
     }
     s.push_str("</body></html>\n");
     s

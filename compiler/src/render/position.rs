@@ -1,7 +1,7 @@
 //! `lensc match --svg FILE | --html FILE`: the position with its matches marked. Per point the
 //! best suggestion (highest value; its value drawn, the pattern in the tooltip), rejected
 //! points crossed (a reject wins over suggestions there), value-only matches as `=V` on their
-//! focus. The HTML page adds the list of matches under the board.
+//! focus where nothing else is drawn. The HTML page adds the list of matches under the board.
 
 use super::svg::{BoardMark, board_svg};
 use super::{esc, page};
@@ -54,7 +54,9 @@ pub fn position_svg(board: &Board, matches: &[(Match, String)]) -> String {
         marks.push((*p, BoardMark::Reject { title }));
     }
     marks.extend(best.into_iter().filter(|(p, _)| !rejected.contains_key(p)));
-    marks.extend(values);
+    // A value-only match shows where no move or reject is drawn already.
+    let taken: std::collections::BTreeSet<(i32, i32)> = marks.iter().map(|m| m.0).collect();
+    marks.extend(values.into_iter().filter(|(p, _)| !taken.contains(p)));
     marks.retain(|(p, _)| on_board(p));
     board_svg(size, &stones, &marks)
 }
@@ -88,8 +90,8 @@ mod tests {
 
     #[test]
     fn a_reject_wins_over_a_suggestion_and_the_best_value_is_shown() {
-        let board = Board::from_diagram(". . . . .\n. X O . .\n. . . . .\n. . . . .\n. . . . .\n")
-            .unwrap();
+        let board =
+            Board::from_diagram(". . . . .\n. X O . .\n. . . . .\n. . . . .\n. . . . .\n").unwrap();
         let reject = Match {
             result: MatchResult::Reject { x: 0, y: 0 },
             ..Match::EMPTY

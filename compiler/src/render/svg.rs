@@ -11,7 +11,7 @@ use crate::disasm::state_symbol;
 use lens_vm::rom::RawResult;
 use std::fmt::Write;
 
-/// Pixels per grid point.
+/// Grid units per point (drawn at 1.5 px per unit).
 pub const CELL: i32 = 20;
 
 /// What a pattern, a lens field or a lens frame shows.
@@ -55,20 +55,17 @@ impl Diagram {
         let (w, h) = ((x1 - x0 + 1) * CELL, (y1 - y0 + 1) * CELL);
         let cx = |x: i32| (x - x0) * CELL + CELL / 2;
         let cy = |y: i32| (y - y0) * CELL + CELL / 2;
-        let state = |p: (i32, i32)| {
-            self.cells
-                .iter()
-                .find(|c| c.0 == p)
-                .map_or(15, |c| c.1)
-        };
+        let state = |p: (i32, i32)| self.cells.iter().find(|c| c.0 == p).map_or(15, |c| c.1);
         let off = |p: (i32, i32)| state(p) == 8;
         let (fx, fy) = self.focus.unwrap_or((0, 0));
         let mut s = String::new();
         let _ = write!(
             s,
             "<svg class=\"{class}\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {w} {h}\" \
-             width=\"{w}\" height=\"{h}\" data-fx=\"{}\" data-fy=\"{}\"><g class=\"d\">\
+             width=\"{}\" height=\"{}\" data-fx=\"{}\" data-fy=\"{}\"><g class=\"d\">\
              <rect class=\"bg\" width=\"{w}\" height=\"{h}\"/>",
+            w * 3 / 2,
+            h * 3 / 2,
             cx(fx),
             cy(fy)
         );
@@ -205,7 +202,11 @@ pub enum BoardMark {
 
 /// A whole board (x right, y down, `(0, 0)` the top-left point, GTP coordinates on the edges)
 /// with stones (`true` = black) and marks.
-pub fn board_svg(size: u8, stones: &[((i32, i32), bool)], marks: &[((i32, i32), BoardMark)]) -> String {
+pub fn board_svg(
+    size: u8,
+    stones: &[((i32, i32), bool)],
+    marks: &[((i32, i32), BoardMark)],
+) -> String {
     let n = size as i32;
     let m = CELL; // margin for coordinates
     let w = n * CELL + 2 * m;
@@ -307,7 +308,10 @@ mod tests {
         let s = d.svg("dia");
         assert_eq!(s.matches("<rect class=\"off\"").count(), 1);
         assert_eq!(s.matches("<circle class=\"f\"").count(), 1);
-        assert!(s.contains("<text class=\"v\" x=\"30\" y=\"30\">7</text>"), "{s}");
+        assert!(
+            s.contains("<text class=\"v\" x=\"30\" y=\"30\">7</text>"),
+            "{s}"
+        );
         // No vertical segment leaves the off-board point above the focus (30,10).
         assert!(!s.contains("M30 10v"), "{s}");
     }

@@ -116,7 +116,11 @@ fn explore(a: ExploreArgs) -> u8 {
         "{}: {} positions{}",
         out.display(),
         graph.nodes.len(),
-        if graph.truncated { " (truncated: raise --max-nodes)" } else { "" }
+        if graph.truncated {
+            " (truncated: raise --max-nodes)"
+        } else {
+            ""
+        }
     );
     0
 }

@@ -109,6 +109,10 @@ mod tests {
         }
         let mut bad = Vec::new();
         walk(&super::Cli::command(), "lensc", &mut bad);
-        assert!(bad.is_empty(), "help texts out of style:\n{}", bad.join("\n"));
+        assert!(
+            bad.is_empty(),
+            "help texts out of style:\n{}",
+            bad.join("\n")
+        );
     }
 }

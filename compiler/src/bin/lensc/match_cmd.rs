@@ -157,7 +157,9 @@ fn vertex(x: i32, y: i32, size: u8) -> String {
 /// A match's result in words, for the HTML list.
 fn result_line(m: &Match, size: u8) -> String {
     match m.result {
-        MatchResult::Move { x, y, value, .. } => format!("move {} value {value}", vertex(x, y, size)),
+        MatchResult::Move { x, y, value, .. } => {
+            format!("move {} value {value}", vertex(x, y, size))
+        }
         MatchResult::Reject { x, y } => format!("reject {}", vertex(x, y, size)),
         MatchResult::Value { value, .. } => format!("value {value}"),
         MatchResult::None => "none".into(),
@@ -270,7 +272,14 @@ pub fn run(args: Args) -> u8 {
         if let Some(p) = &args.html {
             let rows: Vec<String> = matches
                 .iter()
-                .map(|m| format!("{} at {}: {}", name(m), vertex(m.focus.0, m.focus.1, size), result_line(m, size)))
+                .map(|m| {
+                    format!(
+                        "{} at {}: {}",
+                        name(m),
+                        vertex(m.focus.0, m.focus.1, size),
+                        result_line(m, size)
+                    )
+                })
                 .collect();
             let title = format!("class {} for {side}: {} matches", args.class, matches.len());
             let page = lens_compiler::render::position::position_html(&title, &svg, &rows);
