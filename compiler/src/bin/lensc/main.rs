@@ -9,9 +9,12 @@ mod check;
 mod compile;
 mod disasm;
 mod fmt;
+mod harvest;
 mod import;
 mod joseki;
+mod learn;
 mod match_cmd;
+mod predict;
 mod progress;
 mod stats;
 
@@ -51,6 +54,12 @@ enum Command {
     Import(import::Command),
     /// Write a static HTML site drawing every pattern and lens of a ROM (or of sources).
     Catalogue(catalogue::Args),
+    /// Harvest frequent shapes of played moves from game records into .lens patterns.
+    Harvest(harvest::Args),
+    /// Fit the values of a class on game records (MM / Bradley-Terry) and write them back.
+    Learn(learn::Args),
+    /// Move prediction rates of a class on game records (top-1, top-5, log-likelihood).
+    Predict(predict::Args),
 }
 
 fn main() -> ExitCode {
@@ -66,6 +75,9 @@ fn main() -> ExitCode {
         Command::Joseki(c) => joseki::run(c),
         Command::Import(c) => import::run(c),
         Command::Catalogue(a) => catalogue::run(a),
+        Command::Harvest(a) => harvest::run(a),
+        Command::Learn(a) => learn::run(a),
+        Command::Predict(a) => predict::run(a),
     };
     ExitCode::from(code)
 }
