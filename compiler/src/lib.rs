@@ -34,6 +34,8 @@ pub mod disasm;
 pub mod emit;
 pub mod import;
 pub mod ir;
+#[cfg(feature = "learn")]
+pub mod learn;
 pub mod lower;
 pub mod optimise;
 pub mod stats;

@@ -1112,6 +1112,17 @@ impl<'p> Lowerer<'p> {
         span: Span,
         frame: &Frame,
     ) -> Option<(TestExpr, u32)> {
+        if name.node == lens_dsl::builtins::TRUTH_VALUE && args.len() == 1 {
+            // `int(c)`: comparisons, `&&`, `||` and `!` already give 1 or 0; anything else
+            // (an extern condition, non-zero = true) is compared with 0.
+            let (e, cost) = self.expr(file, &args[0], frame)?;
+            let truth = match e {
+                TestExpr::Not(_) => e,
+                TestExpr::Bin(op, ..) if !matches!(op, BinOp::Add | BinOp::Sub) => e,
+                other => TestExpr::Bin(BinOp::Ne, Box::new(other), Box::new(TestExpr::Int(0))),
+            };
+            return Some((truth, cost));
+        }
         if let Some(b) = lens_dsl::builtins::lookup(&name.node) {
             if args.len() != b.params.len() {
                 self.error(

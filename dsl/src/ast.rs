@@ -120,6 +120,10 @@ pub enum ArgKind {
 pub struct Extern {
     pub name: Ident,
     pub params: Vec<Spanned<ArgKind>>,
+    /// `: int`: the engine returns a number (used in arithmetic and comparisons); otherwise a
+    /// condition (non-zero = true).
+    #[serde(default)]
+    pub returns_int: bool,
     /// Relative cost; tests run cheapest first. Built-ins have fixed small costs (see docs).
     pub cost: Spanned<u32>,
     pub span: Span,

@@ -16,6 +16,10 @@ pub struct Builtin {
 
 use ArgKind::{Color, Int, Point};
 
+/// `int(c)`: the truth value of a condition as a number (1 or 0), as C uses it
+/// (`int(a > 0) + int(b > 0) >= 1`). Not in [`BUILTINS`]: its argument is a condition.
+pub const TRUTH_VALUE: &str = "int";
+
 pub const BUILTINS: &[Builtin] = &[
     Builtin {
         name: "libs",

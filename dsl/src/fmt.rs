@@ -187,9 +187,10 @@ impl<'a> Printer<'a> {
                 let ps: Vec<&str> = e.params.iter().map(|p| arg_kind(p.node)).collect();
                 self.line(
                     &format!(
-                        "extern {}({}) cost {};",
+                        "extern {}({}){} cost {};",
                         e.name.node,
                         ps.join(", "),
+                        if e.returns_int { ": int" } else { "" },
                         e.cost.node
                     ),
                     e.span.end,

@@ -83,3 +83,34 @@ pub fn joseki_blob() -> &'static [u8] {
 
 /// The directory of the `.lens` sources (for tools and tests that recompile them).
 pub const SOURCE_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/patterns");
+
+/// The move-prediction class of [`policy_rom`] (`docs/learning.md`): `mode all`, every
+/// pattern's value is 100 x the log of its Bradley-Terry strength, and a move's score is the
+/// sum over the patterns that match it. Its predicates (`last_dist`, `prev_dist`,
+/// `self_atari`) are answered by `lens_compiler::learn::PolicyHost` (with the `learn` feature).
+pub const POLICY: &str = "policy";
+
+/// Where [`policy_rom`] came from: `"trained"` (harvested and learned by the build script from
+/// the training games of `../shared/data/gnugo/corpus`) or `"fallback"` (the hand-set
+/// features of `policy/fallback.lens`, when the corpus was absent).
+pub const POLICY_ORIGIN: &str = env!("LENS_POLICY_ORIGIN");
+
+/// The `.lens` source the build script compiled into [`policy_rom`] (trained values are GPL:
+/// derived from the corpus, they live in the build directory, never in the repository).
+pub const POLICY_SOURCE: &str = include_str!(concat!(env!("OUT_DIR"), "/policy.lens"));
+
+static POLICY_ALIGNED: &AlignedRom<[u8]> = &AlignedRom {
+    _align: [],
+    bytes: *include_bytes!(concat!(env!("OUT_DIR"), "/policy.rom")),
+};
+
+/// The policy class's image (8-byte aligned).
+pub static POLICY_ROM_BYTES: &[u8] = &POLICY_ALIGNED.bytes;
+
+/// The image holding the [`POLICY`] class, loaded.
+pub fn policy_rom() -> Rom<'static> {
+    match Rom::from_bytes(POLICY_ROM_BYTES) {
+        Ok(rom) => rom,
+        Err(e) => panic!("the embedded policy ROM does not load: {e}"),
+    }
+}

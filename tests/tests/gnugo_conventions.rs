@@ -9,48 +9,9 @@ mod gnugo_support;
 use std::collections::BTreeSet;
 
 use gnugo_support::*;
-use lens_compiler::import::gnugo::{
-    AnchorColour, AnchorMode, DbPattern, anchor_of, lens_orientations, parse_db,
-};
+use lens_compiler::import::gnugo::{AnchorColour, Mkpat, lens_orientations, parse_db};
 use lens_vm::board::{Board, Colour, Point};
 use lens_vm::geometry::Orientation;
-
-/// Allowed states (bit 0 friend, 1 foe, 2 empty, 3 off) of a GNU Go symbol.
-fn states(sym: char) -> u8 {
-    match sym {
-        'O' | 'Q' => 1,
-        'X' | 'Y' => 2,
-        'o' => 1 | 4,
-        'x' => 2 | 4,
-        '?' => 7,
-        _ => 4,
-    }
-}
-
-/// Cells relative to the anchor, edges included, and the move offset.
-fn cells(p: &DbPattern, ar: usize, ac: usize) -> (Vec<(i32, i32, u8)>, Option<(i32, i32)>) {
-    let d = &p.diagram;
-    let (w, h) = (d.width() as i32, d.height() as i32);
-    let mut v = Vec::new();
-    let top = if d.edges.north { -1 } else { 0 };
-    let bottom = if d.edges.south { h } else { h - 1 };
-    let left = if d.edges.west { -1 } else { 0 };
-    let right = if d.edges.east { w } else { w - 1 };
-    for r in top..=bottom {
-        for c in left..=right {
-            let s = if r < 0 || r >= h || c < 0 || c >= w {
-                8
-            } else {
-                states(d.cell(r as usize, c as usize))
-            };
-            v.push((c - ac as i32, r - ar as i32, s));
-        }
-    }
-    let mv = p
-        .move_cell()
-        .map(|(r, c)| (c as i32 - ac as i32, r as i32 - ar as i32));
-    (v, mv)
-}
 
 fn state(b: &Board, me: Colour, x: i32, y: i32) -> u8 {
     match b.point(x, y) {
@@ -74,10 +35,12 @@ fn brute_force_with_the_import_conventions_equals_gnugo() {
             let text = std::fs::read_to_string(dir.join("patterns").join(f)).unwrap();
             let (parsed, errs) = parse_db(f, &text);
             assert!(errs.is_empty(), "{errs:?}");
-            let mode = AnchorMode::for_file(f);
+            // Each database's real mkpat options (GNU Go's patterns/Makefile.am).
+            let (mkpat, _) = Mkpat::for_file(f);
             for p in parsed.patterns {
-                let (ar, ac, colour) =
-                    anchor_of(&p, mode).expect("every public pattern has an anchor");
+                let (ar, ac, colour) = mkpat
+                    .anchor(&p)
+                    .expect("every public pattern has an anchor");
                 let (cs, mv) = cells(&p, ar, ac);
                 let anchor_state = if colour == AnchorColour::O { 1 } else { 2 };
                 pats.push((

@@ -2,7 +2,7 @@
 
 use super::{Ctx, PointScope, codes};
 use crate::ast::*;
-use crate::builtins;
+use crate::builtins::{self, TRUTH_VALUE};
 use crate::diagnostics::Diagnostic;
 use std::borrow::Cow;
 
@@ -24,6 +24,11 @@ fn ty_name(t: Ty) -> &'static str {
         Ty::Color => "a colour",
         Ty::Error => "an error",
     }
+}
+
+/// An extern's result: a number with `: int`, else a condition.
+fn extern_ty(x: &Extern) -> Ty {
+    if x.returns_int { Ty::Int } else { Ty::Bool }
 }
 
 fn kind_ty(k: ArgKind) -> Ty {
@@ -85,7 +90,7 @@ impl Ctx<'_> {
                     Ty::Int
                 } else if let Some(x) = self.externs.get(n.node.as_str()) {
                     if x.params.is_empty() {
-                        Ty::Bool
+                        extern_ty(x)
                     } else {
                         let n_params = x.params.len();
                         self.err(
@@ -191,8 +196,25 @@ impl Ctx<'_> {
         } else if let Some(x) = self.externs.get(name.node.as_str()) {
             (
                 Cow::Owned(x.params.iter().map(|p| p.node).collect()),
-                Ty::Bool,
+                extern_ty(x),
             )
+        } else if name.node == TRUTH_VALUE {
+            // `int(c)`: C's truth value of a condition, 1 or 0.
+            if args.len() != 1 {
+                self.err(Diagnostic::error(
+                    codes::WRONG_ARITY,
+                    format!("`{TRUTH_VALUE}` takes 1 argument, {} given", args.len()),
+                    self.file,
+                    span,
+                    "wrong number of arguments",
+                ));
+                for a in args {
+                    self.expr_ty(a, scope);
+                }
+                return Ty::Error;
+            }
+            self.expect(&args[0], Ty::Bool, scope, TRUTH_VALUE);
+            return Ty::Int;
         } else {
             let help = if self.globals.contains_key(name.node.as_str()) {
                 format!("`{}` is a global: use it without arguments", name.node)
@@ -274,5 +296,56 @@ impl Ctx<'_> {
             }
         }
         ret
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    fn codes(src: &str) -> Vec<&'static str> {
+        let (p, mut d) = crate::load_str("t.lens", src);
+        d.extend(crate::check(&p));
+        d.iter().map(|d| d.code).collect()
+    }
+
+    fn with_where(test: &str) -> String {
+        format!(
+            "extern size(point): int cost 1;\nextern alive(point) cost 1;\n\
+             class c {{ focus empty; field 3x3; }}\n\
+             pattern p : c {{\n    diagram {{\n        . * .\n    }}\n    where {test};\n    => * 1;\n}}\n"
+        )
+    }
+
+    #[test]
+    fn int_externs_and_truth_values() {
+        assert_eq!(
+            codes(&with_where("size(*) + int(alive(*)) > 1")),
+            Vec::<&str>::new()
+        );
+        assert_eq!(
+            codes(&with_where("int(size(*) > 1) == 1 && alive(*)")),
+            Vec::<&str>::new()
+        );
+        // A number is not a condition, a condition not a number, and `int` takes a condition.
+        assert_eq!(codes(&with_where("size(*)")), vec!["lens::type_mismatch"]);
+        assert_eq!(
+            codes(&with_where("alive(*) + 1 > 1")),
+            vec!["lens::type_mismatch"]
+        );
+        assert_eq!(
+            codes(&with_where("int(size(*)) > 1")),
+            vec!["lens::type_mismatch"]
+        );
+        assert_eq!(
+            codes(&with_where("int(alive(*), 1) > 1")),
+            vec!["lens::wrong_arity"]
+        );
+        // Only `: int` is a result; `int` cannot name an extern.
+        let bad = codes("extern fsize(point): bool cost 1;\n");
+        assert_eq!(bad, vec!["lens::unknown_keyword"]);
+        assert_eq!(codes("extern int(point) cost 1;\n"), vec!["lens::bad_name"]);
+        // The formatter keeps `: int`.
+        let src = with_where("size(*) > 1");
+        let (p, _) = crate::parse(0, &src);
+        assert!(crate::fmt::format(&p, &src).contains("extern size(point): int cost 1;"));
     }
 }

@@ -290,7 +290,9 @@ fn check_value_name(cx: &mut Ctx, name: &Ident) {
         Some("one-character names are diagram labels")
     } else if crate::parser::support::coord(&name.node).is_some() {
         Some("a letter followed by digits is a lens coordinate")
-    } else if crate::builtins::lookup(&name.node).is_some() {
+    } else if crate::builtins::lookup(&name.node).is_some()
+        || name.node == crate::builtins::TRUTH_VALUE
+    {
         Some("this is the name of a built-in test")
     } else {
         None

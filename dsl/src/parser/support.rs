@@ -158,6 +158,13 @@ pub fn arg_kind(
     Spanned::new(k, span)
 }
 
+/// The result of an `extern`: only `int` is written (a condition is the default).
+pub fn extern_result(file: FileId, diags: &mut Vec<Diagnostic>, w: &str, span: Span) {
+    if w != "int" {
+        unknown_word(file, diags, "extern result", w, "int", span);
+    }
+}
+
 pub fn mode(file: FileId, diags: &mut Vec<Diagnostic>, w: &str, span: Span) -> Spanned<MatchMode> {
     let m = match w {
         "best" => MatchMode::Best,

@@ -6,8 +6,10 @@
 use std::collections::BTreeSet;
 use std::path::PathBuf;
 
+use lens_compiler::import::gnugo::DbPattern;
 use lens_vm::board::coords::format_vertex;
 use lens_vm::board::{Board, Colour, Point};
+use lens_vm::geometry::Orientation;
 use sgf_parse::go::{Move, Prop};
 
 /// `../shared/data/gnugo`, or `None` (after printing the skip note) when it is absent.
@@ -120,6 +122,65 @@ pub fn positions(dir: &std::path::Path) -> Vec<(String, Board)> {
     }
     assert_eq!(out.len(), 32);
     out
+}
+
+/// Allowed states (bit 0 friend, 1 foe, 2 empty, 3 off) of a GNU Go symbol.
+pub fn states(sym: char) -> u8 {
+    match sym {
+        'O' | 'Q' => 1,
+        'X' | 'Y' => 2,
+        'o' => 1 | 4,
+        'x' => 2 | 4,
+        '?' => 7,
+        _ => 4,
+    }
+}
+
+/// A pattern's cells relative to its anchor (Lens (dx, dy) = (column, row) offsets), edges
+/// included as off-board cells, and the move offset.
+pub fn cells(p: &DbPattern, ar: usize, ac: usize) -> (Vec<(i32, i32, u8)>, Option<(i32, i32)>) {
+    let d = &p.diagram;
+    let (w, h) = (d.width() as i32, d.height() as i32);
+    let mut v = Vec::new();
+    let top = if d.edges.north { -1 } else { 0 };
+    let bottom = if d.edges.south { h } else { h - 1 };
+    let left = if d.edges.west { -1 } else { 0 };
+    let right = if d.edges.east { w } else { w - 1 };
+    for r in top..=bottom {
+        for c in left..=right {
+            let s = if r < 0 || r >= h || c < 0 || c >= w {
+                8
+            } else {
+                states(d.cell(r as usize, c as usize))
+            };
+            v.push((c - ac as i32, r - ar as i32, s));
+        }
+    }
+    let mv = p
+        .move_cell()
+        .map(|(r, c)| (c as i32 - ac as i32, r as i32 - ar as i32));
+    (v, mv)
+}
+
+/// The placement a pattern covers around its anchor under GNU Go's transformation `ll`: its
+/// cells (sorted) and its move. Two transformations with equal placements report the same
+/// (pattern, anchor, move) with identical cells: true duplicates.
+pub fn placement(
+    p: &DbPattern,
+    anchor: (usize, usize),
+    ll: u8,
+) -> (Vec<(i32, i32, u8)>, Option<(i32, i32)>) {
+    let o = Orientation::new(lens_compiler::import::gnugo::GNUGO_TO_LENS[ll as usize]).unwrap();
+    let (cs, mv) = cells(p, anchor.0, anchor.1);
+    let mut cs: Vec<(i32, i32, u8)> = cs
+        .into_iter()
+        .map(|(dx, dy, s)| {
+            let (x, y) = o.apply(dx, dy);
+            (x, y, s)
+        })
+        .collect();
+    cs.sort_unstable();
+    (cs, mv.map(|(dx, dy)| o.apply(dx, dy)))
 }
 
 /// GNU Go's matches for one database.

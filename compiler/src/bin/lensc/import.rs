@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use lens_compiler::import::gnugo::{self, AnchorMode, FileReport, Options, PatternOutcome};
+use lens_compiler::import::gnugo::{self, AnchorMode, FileReport, Mkpat, Options, PatternOutcome};
 
 #[derive(clap::Subcommand, Debug)]
 pub enum Command {
@@ -37,7 +37,12 @@ pub struct GnugoArgs {
     /// sources are written (json; requires `-o`).
     #[arg(long, value_enum)]
     pub report: Option<ReportFormat>,
-    /// Anchor stones (mkpat -O / -X / -b); default: as GNU Go builds each file.
+    /// mkpat's options for every input, as GNU Go's patterns/Makefile.am passes them
+    /// (`--mkpat "-D -m -b"`; understood: -O -X -b -m -c -D -a; `-t FILE` is ignored).
+    /// Default: GNU Go's options for its standard file names, else `-b`.
+    #[arg(long, allow_hyphen_values = true, value_name = "OPTIONS")]
+    pub mkpat: Option<String>,
+    /// Anchor stones (mkpat -O / -X / -b), overriding those of the mkpat options.
     #[arg(long, value_enum)]
     pub anchor: Option<Anchor>,
     /// Drop constraints and helpers: the geometric part only, no externs.
@@ -65,7 +70,15 @@ fn run_gnugo(a: GnugoArgs) -> u8 {
         eprintln!("error: `--report json` writes to standard output; give `-o` for the sources");
         return 2;
     }
+    let mkpat = match a.mkpat.as_deref().map(Mkpat::parse).transpose() {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("error: --mkpat: {e}");
+            return 2;
+        }
+    };
     let opts = Options {
+        mkpat,
         anchor: a.anchor.map(|x| match x {
             Anchor::O => AnchorMode::O,
             Anchor::X => AnchorMode::X,
@@ -160,6 +173,9 @@ fn report_json(r: &FileReport) -> serde_json::Value {
     json!({
         "file": r.file,
         "anchor": r.anchor.as_str(),
+        "mkpat": r.mkpat.to_string(),
+        "mkpat_source": r.mkpat_source.as_str(),
+        "centre_anchor": r.mkpat.centre_anchor,
         "call_mode": r.call_mode,
         "geometric_only": r.geometric_only,
         "counts": {
@@ -175,6 +191,6 @@ fn report_json(r: &FileReport) -> serde_json::Value {
         "directives": r.directives.iter().map(|d| json!({ "name": d.name, "value": d.value, "line": d.line })).collect::<Vec<_>>(),
         "actions_carried": r.actions_carried,
         "globals": r.globals,
-        "externs": r.externs.iter().map(|e| json!({ "name": e.name, "params": e.params, "cost": e.cost })).collect::<Vec<_>>(),
+        "externs": r.externs.iter().map(|e| json!({ "name": e.name, "params": e.params, "cost": e.cost, "returns_int": e.returns_int })).collect::<Vec<_>>(),
     })
 }

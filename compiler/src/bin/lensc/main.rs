@@ -8,9 +8,12 @@ mod check;
 mod compile;
 mod disasm;
 mod fmt;
+mod harvest;
 mod import;
 mod joseki;
+mod learn;
 mod match_cmd;
+mod predict;
 mod progress;
 mod stats;
 
@@ -45,6 +48,12 @@ enum Command {
     /// Convert foreign pattern databases into .lens source.
     #[command(subcommand)]
     Import(import::Command),
+    /// Harvest frequent shapes of played moves from game records into .lens patterns.
+    Harvest(harvest::Args),
+    /// Fit the values of a class on game records (MM / Bradley-Terry) and write them back.
+    Learn(learn::Args),
+    /// Move prediction rates of a class on game records (top-1, top-5, log-likelihood).
+    Predict(predict::Args),
 }
 
 fn main() -> ExitCode {
@@ -58,6 +67,9 @@ fn main() -> ExitCode {
         Command::Match(a) => match_cmd::run(a),
         Command::Joseki(c) => joseki::run(c),
         Command::Import(c) => import::run(c),
+        Command::Harvest(a) => harvest::run(a),
+        Command::Learn(a) => learn::run(a),
+        Command::Predict(a) => predict::run(a),
     };
     ExitCode::from(code)
 }

@@ -14,8 +14,20 @@ pub enum Mapping {
     Extern,
 }
 
+/// What an autohelper's C code gives (mkpat's code strings, GNU Go's `engine/liberty.h`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ret {
+    /// A truth value, 1 or 0: a comparison in mkpat's code (`dragon[a].status == ALIVE`) or a
+    /// predicate (`is_legal`, `somewhere`, `same_string`).
+    Truth,
+    /// A number: liberties, sizes, dragon status, eye values, reading results (`WIN` = 5 ...).
+    Int,
+    /// A C `float` (`dragon_weakness`, `effective_size`): compared inside the engine.
+    Float,
+}
+
 /// One autohelper: name, mkpat's fixed parameter count (the minimum for variadic ones),
-/// whether it takes a move sequence (variadic), and mkpat's cost x 100.
+/// whether it takes a move sequence (variadic), mkpat's cost x 100 and its result type.
 #[derive(Clone, Copy, Debug)]
 pub struct Autohelper {
     pub name: &'static str,
@@ -23,8 +35,10 @@ pub struct Autohelper {
     pub variadic: bool,
     pub cost: u32,
     pub mapping: Mapping,
+    pub ret: Ret,
 }
 
+/// A number (the default: a truth value used as a number stays right, the reverse would not).
 const fn e(name: &'static str, params: u8, variadic: bool, cost: u32) -> Autohelper {
     Autohelper {
         name,
@@ -32,6 +46,23 @@ const fn e(name: &'static str, params: u8, variadic: bool, cost: u32) -> Autohel
         variadic,
         cost,
         mapping: Mapping::Extern,
+        ret: Ret::Int,
+    }
+}
+
+/// A truth value.
+const fn t(name: &'static str, params: u8, variadic: bool, cost: u32) -> Autohelper {
+    Autohelper {
+        ret: Ret::Truth,
+        ..e(name, params, variadic, cost)
+    }
+}
+
+/// A C float.
+const fn f(name: &'static str, params: u8, cost: u32) -> Autohelper {
+    Autohelper {
+        ret: Ret::Float,
+        ..e(name, params, false, cost)
     }
 }
 
@@ -46,36 +77,38 @@ pub const AUTOHELPERS: &[Autohelper] = &[
         variadic: false,
         cost: 1,
         mapping: Mapping::Libs,
+        ret: Ret::Int,
     },
-    e("alive", 1, false, 1),
-    e("unknown", 1, false, 1),
-    e("critical", 1, false, 1),
-    e("dead", 1, false, 1),
+    t("alive", 1, false, 1),
+    t("unknown", 1, false, 1),
+    t("critical", 1, false, 1),
+    t("dead", 1, false, 1),
     e("status", 1, false, 1),
-    e("ko", 1, false, 1),
-    e("xdefend_against", 2, false, 100),
-    e("odefend_against", 2, false, 100),
-    e("defend_against_atari", 1, false, 100),
+    t("ko", 1, false, 1),
+    t("xdefend_against", 2, false, 100),
+    t("odefend_against", 2, false, 100),
+    t("defend_against_atari", 1, false, 100),
     e("does_defend", 2, false, 100),
     e("does_attack", 2, false, 100),
     e("attack", 1, false, 100),
     e("defend", 1, false, 100),
-    e("weakness", 1, false, 1),
-    e("weak", 1, false, 1),
+    f("weakness", 1, 1),
+    t("weak", 1, false, 1),
     e("safe_xmove", 1, false, 100),
     e("safe_omove", 1, false, 100),
-    e("legal_xmove", 1, false, 5),
-    e("legal_omove", 1, false, 5),
-    e("x_suicide", 1, false, 5),
-    e("o_suicide", 1, false, 5),
-    e("x_alive_somewhere", 0, true, 1),
-    e("o_alive_somewhere", 0, true, 1),
+    t("legal_xmove", 1, false, 5),
+    t("legal_omove", 1, false, 5),
+    t("x_suicide", 1, false, 5),
+    t("o_suicide", 1, false, 5),
+    t("x_alive_somewhere", 0, true, 1),
+    t("o_alive_somewhere", 0, true, 1),
     Autohelper {
         name: "x_somewhere",
         params: 0,
         variadic: true,
         cost: 1,
         mapping: Mapping::FoeSomewhere,
+        ret: Ret::Truth,
     },
     Autohelper {
         name: "o_somewhere",
@@ -83,22 +116,23 @@ pub const AUTOHELPERS: &[Autohelper] = &[
         variadic: true,
         cost: 1,
         mapping: Mapping::FriendSomewhere,
+        ret: Ret::Truth,
     },
-    e("xmoyo_opposite", 1, false, 1),
-    e("omoyo_opposite", 1, false, 1),
-    e("xmoyo", 1, false, 1),
-    e("omoyo", 1, false, 1),
-    e("xarea", 1, false, 1),
-    e("oarea", 1, false, 1),
-    e("xterri", 1, false, 1),
-    e("oterri", 1, false, 1),
+    t("xmoyo_opposite", 1, false, 1),
+    t("omoyo_opposite", 1, false, 1),
+    t("xmoyo", 1, false, 1),
+    t("omoyo", 1, false, 1),
+    t("xarea", 1, false, 1),
+    t("oarea", 1, false, 1),
+    t("xterri", 1, false, 1),
+    t("oterri", 1, false, 1),
     e("genus", 1, false, 1),
     e("approx_xlib", 1, false, 3),
     e("approx_olib", 1, false, 3),
     e("xlib", 1, false, 5),
     e("olib", 1, false, 5),
-    e("xcut", 1, false, 1),
-    e("ocut", 1, false, 5),
+    t("xcut", 1, false, 1),
+    t("ocut", 1, false, 5),
     e("edge_double_sente", 4, true, 300),
     e("xplay_defend_both", 2, true, 300),
     e("oplay_defend_both", 2, true, 300),
@@ -116,43 +150,43 @@ pub const AUTOHELPERS: &[Autohelper] = &[
     e("xplay_disconnect", 2, true, 1000),
     e("oplay_lib", 1, true, 6),
     e("xplay_lib", 1, true, 6),
-    e("seki_helper", 1, false, 1),
-    e("threaten_to_save", 1, false, 1),
-    e("threaten_to_capture", 1, false, 1),
-    e("prevent_attack_threat", 1, false, 1),
-    e("eye", 1, false, 1),
-    e("proper_eye", 1, false, 1),
-    e("marginal_eye", 1, false, 1),
-    e("halfeye", 1, false, 1),
+    t("seki_helper", 1, false, 1),
+    t("threaten_to_save", 1, false, 1),
+    t("threaten_to_capture", 1, false, 1),
+    t("prevent_attack_threat", 1, false, 1),
+    t("eye", 1, false, 1),
+    t("proper_eye", 1, false, 1),
+    t("marginal_eye", 1, false, 1),
+    t("halfeye", 1, false, 1),
     e("max_eye_value", 1, false, 1),
     e("owl_topological_eye", 2, false, 1),
-    e("obvious_false_oeye", 1, false, 1),
-    e("obvious_false_xeye", 1, false, 1),
+    t("obvious_false_oeye", 1, false, 1),
+    t("obvious_false_xeye", 1, false, 1),
     e("antisuji", 1, false, 1),
     e("add_connect_move", 2, false, 1),
     e("add_cut_move", 2, false, 1),
     e("test_attack_either_move", 2, false, 1),
     e("add_defend_both_move", 2, false, 1),
-    e("same_dragon", 2, false, 1),
-    e("same_string", 2, false, 1),
+    t("same_dragon", 2, false, 1),
+    t("same_string", 2, false, 1),
     e("dragonsize", 1, false, 1),
     e("wormsize", 1, false, 1),
-    e("effective_size", 1, false, 1),
+    f("effective_size", 1, 1),
     e("vital_chain", 1, false, 5),
-    e("potential_cutstone", 1, false, 1),
+    t("potential_cutstone", 1, false, 1),
     e("amalgamate_most_valuable_helper", 3, false, 1),
     e("amalgamate", 2, false, 1),
     e("owl_escape_value", 1, false, 1),
-    e("owl_goal_dragon", 1, false, 1),
-    e("owl_eyespace", 1, false, 1),
-    e("owl_big_eyespace", 1, false, 1),
+    t("owl_goal_dragon", 1, false, 1),
+    t("owl_eyespace", 1, false, 1),
+    t("owl_big_eyespace", 1, false, 1),
     e("owl_mineye", 1, false, 1),
     e("owl_maxeye", 1, false, 1),
     e("owl_proper_eye", 1, false, 1),
     e("owl_eye_size", 1, false, 1),
-    e("owl_lunch", 1, false, 1),
-    e("owl_strong_dragon", 1, false, 1),
-    e("has_aji", 1, false, 1),
+    t("owl_lunch", 1, false, 1),
+    t("owl_strong_dragon", 1, false, 1),
+    t("has_aji", 1, false, 1),
     e("finish_ko_helper", 1, false, 5),
     e("squeeze_ko_helper", 1, false, 3),
     e("backfill_helper", 3, false, 150),
@@ -165,20 +199,20 @@ pub const AUTOHELPERS: &[Autohelper] = &[
     e("non_xterritory", 1, false, 1),
     e("remaining_handicap_stones", 0, false, 1),
     e("total_handicap_stones", 0, false, 1),
-    e("o_captures_something", 1, false, 2),
-    e("x_captures_something", 1, false, 2),
+    t("o_captures_something", 1, false, 2),
+    t("x_captures_something", 1, false, 2),
     e("false_eye_territory", 1, false, 1),
-    e("false_eye", 1, false, 1),
-    e("o_visible_along_edge", 2, false, 5),
-    e("x_visible_along_edge", 2, false, 5),
+    t("false_eye", 1, false, 1),
+    t("o_visible_along_edge", 2, false, 5),
+    t("x_visible_along_edge", 2, false, 5),
     e("is_surrounded", 1, false, 1),
-    e("does_surround", 2, false, 100),
+    t("does_surround", 2, false, 100),
     e("surround_map", 2, false, 1),
-    e("oracle_threatens", 2, false, 1),
-    e("adjacent_to_stone_in_atari", 1, false, 100),
-    e("adjacent_to_defendable_stone_in_atari", 1, false, 100),
+    t("oracle_threatens", 2, false, 1),
+    t("adjacent_to_stone_in_atari", 1, false, 100),
+    t("adjacent_to_defendable_stone_in_atari", 1, false, 100),
     e("good_attack_threat", 2, false, 1),
-    e("known_safe_move", 1, false, 1),
+    t("known_safe_move", 1, false, 1),
     e("break_mirror_helper", 1, false, 1),
 ];
 

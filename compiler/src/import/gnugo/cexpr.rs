@@ -251,6 +251,45 @@ pub fn parse(text: &str) -> Result<CExpr, CParseError> {
     Ok(e)
 }
 
+/// The same expression with every `?:` moved out of arithmetic and comparisons
+/// (`(c ? a : b) + x > 1` is `c ? a + x > 1 : b + x > 1`), so that a `?:` only ever stands where
+/// a condition is expected: Lens has conditions over numbers but no conditional number.
+pub fn hoist_ternaries(e: CExpr) -> CExpr {
+    use CExpr::*;
+    match e {
+        Bin(op, l, r) => {
+            let (l, r) = (hoist_ternaries(*l), hoist_ternaries(*r));
+            if op == "&&" || op == "||" {
+                return Bin(op, Box::new(l), Box::new(r));
+            }
+            match (l, r) {
+                (Ternary(c, a, b), r) => hoist_ternaries(Ternary(
+                    c,
+                    Box::new(Bin(op, a, Box::new(r.clone()))),
+                    Box::new(Bin(op, b, Box::new(r))),
+                )),
+                (l, Ternary(c, a, b)) => hoist_ternaries(Ternary(
+                    c,
+                    Box::new(Bin(op, Box::new(l.clone()), a)),
+                    Box::new(Bin(op, Box::new(l), b)),
+                )),
+                (l, r) => Bin(op, Box::new(l), Box::new(r)),
+            }
+        }
+        Neg(x) => match hoist_ternaries(*x) {
+            Ternary(c, a, b) => Ternary(c, Box::new(Neg(a)), Box::new(Neg(b))),
+            x => Neg(Box::new(x)),
+        },
+        Not(x) => Not(Box::new(hoist_ternaries(*x))),
+        Ternary(c, a, b) => Ternary(
+            Box::new(hoist_ternaries(*c)),
+            Box::new(hoist_ternaries(*a)),
+            Box::new(hoist_ternaries(*b)),
+        ),
+        other => other,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -132,6 +132,20 @@ impl DbPattern {
     }
 }
 
+/// A Lens identifier for a file stem (`patterns2.db` -> `patterns2`).
+pub fn stem_ident(file: &str) -> String {
+    let base = file.rsplit(['/', '\\']).next().unwrap_or(file);
+    let stem = base.strip_suffix(".db").unwrap_or(base);
+    let mut s: String = stem
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
+        .collect();
+    if !s.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        s.insert_str(0, "db_");
+    }
+    s
+}
+
 /// Symbols allowed in a main diagram body (mkpat's `VALID_PATTERN_CHARS` without the obsolete `a`).
 const BODY_CHARS: &str = ".XOxo,!*?QY";
 /// mkpat's `VALID_PATTERN_CHARS` (a diagram row stops at the first other character).

@@ -10,11 +10,13 @@
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-use super::autohelpers::{self, Mapping};
+use super::Options;
+use super::autohelpers::{self, Mapping, Ret};
 use super::cexpr::{self, CExpr};
+pub use super::db::stem_ident;
 use super::db::{Database, DbPattern};
-use super::report::{FileReport, PatternOutcome};
-use super::{AnchorMode, Options};
+use super::mkpat::{AnchorColour, AnchorMode, Mkpat};
+use super::report::{ExternDecl, FileReport, PatternOutcome};
 
 /// GNU Go transform `ll` (`transformation2[ll]`) as a Lens orientation index.
 /// GNU Go offsets are (i, j) = (row down, column right); Lens offsets (dx, dy) = (j, i).
@@ -43,34 +45,6 @@ pub fn lens_orientations(symmetry: char) -> Vec<u8> {
     v
 }
 
-/// Anchor colour of a pattern.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum AnchorColour {
-    O,
-    X,
-}
-
-/// mkpat's anchor: the last `Q`/`Y`, else the first stone of an allowed colour in row-major order.
-pub fn anchor_of(p: &DbPattern, mode: AnchorMode) -> Option<(usize, usize, AnchorColour)> {
-    let explicit = p.cells().filter(|&(_, _, c)| c == 'Q' || c == 'Y').last();
-    if let Some((r, c, ch)) = explicit {
-        return Some((
-            r,
-            c,
-            if ch == 'Q' {
-                AnchorColour::O
-            } else {
-                AnchorColour::X
-            },
-        ));
-    }
-    p.cells().find_map(|(r, c, ch)| match (ch, mode) {
-        ('O', AnchorMode::O | AnchorMode::Both) => Some((r, c, AnchorColour::O)),
-        ('X', AnchorMode::X | AnchorMode::Both) => Some((r, c, AnchorColour::X)),
-        _ => None,
-    })
-}
-
 /// Allowed states of a GNU Go diagram symbol, as Lens legend text.
 fn states_text(symbol: char) -> &'static str {
     match symbol {
@@ -83,34 +57,11 @@ fn states_text(symbol: char) -> &'static str {
     }
 }
 
-/// A Lens identifier for a file stem (`patterns2.db` -> `patterns2`).
-pub fn stem_ident(file: &str) -> String {
-    let base = file.rsplit(['/', '\\']).next().unwrap_or(file);
-    let stem = base.strip_suffix(".db").unwrap_or(base);
-    let mut s: String = stem
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-        .collect();
-    if !s.starts_with(|c: char| c.is_ascii_alphabetic()) {
-        s.insert_str(0, "db_");
-    }
-    s
-}
-
 pub fn class_name(stem: &str, colour: AnchorColour) -> String {
     match colour {
         AnchorColour::O => format!("{stem}_anchor_o"),
         AnchorColour::X => format!("{stem}_anchor_x"),
     }
-}
-
-/// An extern predicate collected from the constraints of one file.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct ExternDecl {
-    pub name: String,
-    /// `point` or `int` per parameter.
-    pub params: Vec<&'static str>,
-    pub cost: u32,
 }
 
 /// Lens names that externs must not take (built-in tests and keywords).
@@ -195,6 +146,8 @@ struct Translator<'a> {
     /// Engine globals (C variables) of the file.
     globals: &'a mut Vec<String>,
     used: Vec<String>,
+    /// The pattern's `value(...)` attribute as written (mkpat's `value` autohelper reads it).
+    value: Option<&'a str>,
 }
 
 // Lens precedence levels (`docs/language.md`): comparisons do not chain.
@@ -242,13 +195,15 @@ impl Tr {
             ),
         }
     }
-    fn into_int(self, what: &str) -> Result<Tr, String> {
+    /// C truth values are numbers: a condition used as one is `int(c)` (1 or 0).
+    fn into_int(self) -> Tr {
         match self.ty {
-            Ty::Int => Ok(self),
-            Ty::Bool => Err(format!(
-                "a condition (`{}`) used as a number in {what}",
-                self.text
-            )),
+            Ty::Int => self,
+            Ty::Bool => Tr::new(
+                format!("{}({})", lens_dsl::builtins::TRUTH_VALUE, self.text),
+                PREC_ATOM,
+                Ty::Int,
+            ),
         }
     }
 }
@@ -274,12 +229,14 @@ fn flip(op: &'static str) -> &'static str {
     }
 }
 
-/// An extern call before it is written: its Lens name, argument texts and kinds, cost.
+/// An extern call before it is written: its Lens name, argument texts and kinds, cost, and
+/// what GNU Go's code gives.
 struct ExternCall {
     name: String,
     args: Vec<String>,
     kinds: Vec<&'static str>,
     cost: u32,
+    ret: Ret,
 }
 
 impl Translator<'_> {
@@ -301,11 +258,13 @@ impl Translator<'_> {
         name: String,
         params: Vec<&'static str>,
         cost: u32,
+        returns_int: bool,
     ) -> Result<(), String> {
         let decl = ExternDecl {
             name: name.clone(),
             params,
             cost,
+            returns_int,
         };
         match self.externs.get(&name) {
             Some(d) if *d != decl => {
@@ -324,14 +283,23 @@ impl Translator<'_> {
         Ok(())
     }
 
+    /// A call as a Lens extern: numbers are `: int` externs, truth values conditions. (A float
+    /// is only compared, inside the engine: see [`Translator::compare`].)
     fn emit_call(&mut self, c: ExternCall) -> Result<Tr, String> {
-        self.declare(c.name.clone(), c.kinds, c.cost)?;
+        if c.ret == Ret::Float {
+            return Err(format!(
+                "`{}` is a C float: only its comparison with a number is imported",
+                c.name
+            ));
+        }
+        let ty = if c.ret == Ret::Int { Ty::Int } else { Ty::Bool };
+        self.declare(c.name.clone(), c.kinds, c.cost, ty == Ty::Int)?;
         let text = if c.args.is_empty() {
             c.name
         } else {
             format!("{}({})", c.name, c.args.join(", "))
         };
-        Ok(Tr::new(text, PREC_ATOM, Ty::Bool))
+        Ok(Tr::new(text, PREC_ATOM, ty))
     }
 
     /// The extern a call or name stands for, if it is one (not a built-in mapping).
@@ -343,6 +311,7 @@ impl Translator<'_> {
                     args: vec![],
                     kinds: vec![],
                     cost: a.cost.max(1),
+                    ret: a.ret,
                 })),
                 _ => Ok(None),
             },
@@ -370,6 +339,8 @@ impl Translator<'_> {
                     args: vec![],
                     kinds: vec![],
                     cost,
+                    // An unknown C function is an int, as C has it.
+                    ret: helper.map_or(Ret::Int, |h| h.ret),
                 };
                 let mut tenukis = Vec::new();
                 for (i, a) in args.iter().enumerate() {
@@ -383,17 +354,11 @@ impl Translator<'_> {
                             c.kinds.push("point");
                         }
                         other => {
-                            let t = self.expr(other)?.into_int("an argument")?;
+                            let t = self.expr(other)?.into_int();
                             c.args.push(t.text);
                             c.kinds.push("int");
                         }
                     }
-                }
-                if c.args.len() > MAX_EXTERN_ARGS {
-                    return Err(format!(
-                        "`{name}` with {} arguments: Lens externs take at most {MAX_EXTERN_ARGS}",
-                        c.args.len()
-                    ));
                 }
                 if variadic {
                     // One extern per arity (and tenuki positions): Lens externs have fixed arity.
@@ -401,6 +366,34 @@ impl Translator<'_> {
                     for t in &tenukis {
                         let _ = write!(c.name, "_t{t}");
                     }
+                    if c.args.len() > MAX_EXTERN_ARGS && c.kinds.iter().all(|k| *k == "point") {
+                        // A long move sequence repeats points (the string read is one of the
+                        // moves): each point is passed once and the name spells which point
+                        // each position takes (`_p01203`: the 4th argument is the 3rd point).
+                        let mut distinct: Vec<String> = Vec::new();
+                        let mut map = String::from("_p");
+                        for a in &c.args {
+                            let i = match distinct.iter().position(|d| d == a) {
+                                Some(i) => i,
+                                None => {
+                                    distinct.push(a.clone());
+                                    distinct.len() - 1
+                                }
+                            };
+                            map.push(char::from_digit(i as u32, 36).unwrap_or('z'));
+                        }
+                        if distinct.len() <= MAX_EXTERN_ARGS {
+                            c.name.push_str(&map);
+                            c.kinds = vec!["point"; distinct.len()];
+                            c.args = distinct;
+                        }
+                    }
+                }
+                if c.args.len() > MAX_EXTERN_ARGS {
+                    return Err(format!(
+                        "`{name}` with {} distinct points: Lens externs take at most {MAX_EXTERN_ARGS} arguments (the ROM format's limit)",
+                        c.args.len()
+                    ));
                 }
                 Ok(Some(c))
             }
@@ -418,6 +411,17 @@ impl Translator<'_> {
                     ));
                 }
             },
+            CExpr::Name(n) | CExpr::Call(n, _) if n == "value" => {
+                // mkpat's `value` is the pattern's own `value(...)` (0 when absent): a constant.
+                if matches!(e, CExpr::Call(_, args) if !args.is_empty()) {
+                    return Err("`value` takes no arguments".into());
+                }
+                let v = self.value.unwrap_or("0");
+                match v.parse::<i64>() {
+                    Ok(v) => Tr::new(v.to_string(), PREC_ATOM, Ty::Int),
+                    Err(_) => return Err(format!("`value` is `{v}`, not an integer")),
+                }
+            }
             CExpr::Name(n) => {
                 if let Some(v) = autohelpers::constant(n) {
                     return Ok(Tr::new(v.to_string(), PREC_ATOM, Ty::Int));
@@ -453,7 +457,7 @@ impl Translator<'_> {
                 }
             }
             CExpr::Neg(inner) => {
-                let t = self.expr(inner)?.into_int("`-`")?;
+                let t = self.expr(inner)?.into_int();
                 Tr::new(format!("-{}", t.wrapped(PREC_UNARY)), PREC_UNARY, Ty::Int)
             }
             CExpr::Bin(op, l, r) => match *op {
@@ -468,8 +472,8 @@ impl Translator<'_> {
                     )
                 }
                 "+" | "-" => {
-                    let ls = self.expr(l)?.into_int(&format!("`{op}`"))?;
-                    let rs = self.expr(r)?.into_int(&format!("`{op}`"))?;
+                    let ls = self.expr(l)?.into_int();
+                    let rs = self.expr(r)?.into_int();
                     Tr::new(
                         format!("{} {op} {}", ls.wrapped(PREC_ADD), rs.wrapped(PREC_ADD + 1)),
                         PREC_ADD,
@@ -499,15 +503,32 @@ impl Translator<'_> {
         })
     }
 
-    /// `a OP b`. An engine function compared with a number becomes one extern predicate with
-    /// the comparison in its name (`olib(*) > 1` is `olib_gt(m, 1)`): Lens externs are conditions.
+    /// `a OP b`, typed as C has it: numbers compare as numbers (a condition as its truth
+    /// value, `int(c)`); two conditions compare with `==`/`!=` as conditions.
     fn compare(&mut self, op: &'static str, l: &CExpr, r: &CExpr) -> Result<Tr, String> {
+        // A C float is compared inside the engine: one predicate with the comparison in its
+        // name (`effective_size(a) > 5` is `effective_size_gt(a, 5)`).
         for (call, other, op) in [(l, r, op), (r, l, flip(op))] {
-            if let Some(mut c) = self.as_extern(call)? {
-                let o = self.expr(other)?.into_int("a comparison")?;
+            if let Some(mut c) = self.as_extern(call)?
+                && c.ret == Ret::Float
+            {
                 c.name = format!("{}_{}", c.name, op_name(op));
-                c.args.push(o.wrapped(PREC_OR));
+                match other {
+                    // A decimal constant goes in thousandths (`weakness(a) < 0.7` is
+                    // `weakness_lt_milli(a, 700)`): Lens numbers are integers.
+                    CExpr::Num(n) if n.contains('.') => {
+                        let v = n.parse::<f64>().map_err(|_| format!("bad number `{n}`"))?;
+                        let milli = (v * 1000.0).round();
+                        if (milli - v * 1000.0).abs() > 1e-6 || milli.abs() > i32::MAX as f64 {
+                            return Err(format!("`{n}` is not a whole number of thousandths"));
+                        }
+                        c.name.push_str("_milli");
+                        c.args.push((milli as i64).to_string());
+                    }
+                    _ => c.args.push(self.expr(other)?.into_int().wrapped(PREC_OR)),
+                }
                 c.kinds.push("int");
+                c.ret = Ret::Truth;
                 return self.emit_call(c);
             }
         }
@@ -520,8 +541,7 @@ impl Translator<'_> {
                 Ty::Bool,
             ));
         }
-        let ls = ls.into_int(&format!("`{op}`"))?;
-        let rs = rs.into_int(&format!("`{op}`"))?;
+        let (ls, rs) = (ls.into_int(), rs.into_int());
         Ok(Tr::new(
             format!("{} {op} {}", ls.wrapped(PREC_ADD), rs.wrapped(PREC_ADD)),
             PREC_CMP,
@@ -604,6 +624,45 @@ pub fn reach(p: &DbPattern, r: usize, c: usize) -> i32 {
     .unwrap_or(0)
 }
 
+/// Whether some orientation the pattern is tried in maps its drawing (cells, edges, move) onto
+/// itself about the focus while moving GNU Go's anchor: one placement, two GNU Go anchors.
+fn symmetry_moves_anchor(p: &DbPattern, focus: (usize, usize), anchor: (usize, usize)) -> bool {
+    let d = &p.diagram;
+    let (h, w) = (d.height() as i32, d.width() as i32);
+    let (fr, fc) = (focus.0 as i32, focus.1 as i32);
+    let (top, bottom) = (-(d.edges.north as i32), h - 1 + d.edges.south as i32);
+    let (left, right) = (-(d.edges.west as i32), w - 1 + d.edges.east as i32);
+    let mut cells = Vec::new();
+    for r in top..=bottom {
+        for c in left..=right {
+            let state = if r < 0 || r >= h || c < 0 || c >= w {
+                "off"
+            } else {
+                states_text(d.cell(r as usize, c as usize))
+            };
+            cells.push((c - fc, r - fr, state));
+        }
+    }
+    let mv = p.move_cell().map(|(r, c)| (c as i32 - fc, r as i32 - fr));
+    let a = (anchor.1 as i32 - fc, anchor.0 as i32 - fr);
+    let drawn = |t: lens_vm::geometry::Orientation| {
+        let mut v: Vec<(i32, i32, &str)> = cells
+            .iter()
+            .map(|&(x, y, s)| {
+                let (tx, ty) = t.apply(x, y);
+                (tx, ty, s)
+            })
+            .collect();
+        v.sort_unstable();
+        (v, mv.map(|(x, y)| t.apply(x, y)))
+    };
+    let identity = drawn(lens_vm::geometry::Orientation::IDENTITY);
+    lens_orientations(p.colon.symmetry)
+        .into_iter()
+        .filter_map(lens_vm::geometry::Orientation::new)
+        .any(|t| t.apply(a.0, a.1) != a && drawn(t) == identity)
+}
+
 /// The Lens focus of a pattern: GNU Go's anchor when the pattern fits a 19x19 field around it,
 /// else the cell that reaches least far (first in row-major order on a tie), drawn `@` with its
 /// own states, in the file's `_wide` class (`focus any`); `None` if nothing fits. The anchor is
@@ -677,15 +736,14 @@ fn convert_pattern(
     name: &str,
     stem: &str,
     opts: &Options,
-    mode: AnchorMode,
+    mkpat: &Mkpat,
     externs: &mut BTreeMap<String, ExternDecl>,
     globals: &mut Vec<String>,
 ) -> Result<PatternOut, String> {
-    let (ar, ac, colour) = anchor_of(p, mode).ok_or_else(|| match mode {
-        AnchorMode::O => "no O stone to anchor on (mkpat: no origin)".to_string(),
-        AnchorMode::X => "no X stone to anchor on (mkpat: no origin)".to_string(),
-        AnchorMode::Both => "no stone to anchor on (mkpat: no origin)".to_string(),
-    })?;
+    if p.move_cell().is_none() && !mkpat.connections {
+        return Err("no `*` move (mkpat accepts patterns without one only with -c)".into());
+    }
+    let (ar, ac, colour) = mkpat.anchor(p)?;
     let move_cell = p.move_cell();
     let (fr, fc) = focus_of(p, (ar, ac, colour)).ok_or_else(|| {
         format!(
@@ -737,8 +795,27 @@ fn convert_pattern(
         names.mov = l.to_string();
     }
 
-    // The constraint (dropped in geometric-only mode).
+    let wide = (fr, fc) != (ar, ac);
     let mut wheres = Vec::new();
+    if wide && symmetry_moves_anchor(p, (fr, fc), (ar, ac)) {
+        // GNU Go reports one match per anchor, but the compiler merges orientation variants
+        // that coincide about the focus. Naming the anchor in a test that always holds (a
+        // stone is on the board) makes such variants differ, so each anchor is reported.
+        let l = match cell_label.get(&(ar, ac)) {
+            Some(&l) => l,
+            None => {
+                let l = FREE_LETTERS
+                    .chars()
+                    .find(|l| !p.labels.contains_key(l) && !cell_label.values().any(|v| v == l))
+                    .ok_or("no free letter left for the anchor label")?;
+                cell_label.insert((ar, ac), l);
+                l
+            }
+        };
+        wheres.push(format!("line({l}) > 0"));
+    }
+
+    // The constraint (dropped in geometric-only mode).
     let mut used_externs = Vec::new();
     if !opts.geometric_only {
         let mut local = externs.clone();
@@ -748,9 +825,16 @@ fn convert_pattern(
             externs: &mut local,
             globals: &mut local_globals,
             used: Vec::new(),
+            value: p
+                .colon
+                .attributes
+                .iter()
+                .find(|(k, _)| k == "value")
+                .map(|(_, v)| v.as_str()),
         };
         if let Some((_, text)) = &p.constraint {
             let e = cexpr::parse(text).map_err(|e| format!("constraint: {e}"))?;
+            let e = cexpr::hoist_ternaries(e);
             let s = t
                 .expr(&e)
                 .map_err(|e| format!("constraint: {e}"))?
@@ -761,7 +845,7 @@ fn convert_pattern(
             // The hand-written C helper gates the pattern; an engine supplies it.
             let arg = names.mov.clone();
             let hn = extern_ident(h);
-            t.declare(hn.clone(), vec!["point"], autohelpers::UNKNOWN_COST)?;
+            t.declare(hn.clone(), vec!["point"], autohelpers::UNKNOWN_COST, false)?;
             wheres.push(format!("{hn}({arg})"));
         }
         used_externs = t.used;
@@ -778,7 +862,6 @@ fn convert_pattern(
             let _ = writeln!(s, "// {c}");
         }
     }
-    let wide = (fr, fc) != (ar, ac);
     let class = if wide {
         wide_class_name(stem)
     } else {
@@ -943,7 +1026,8 @@ pub fn call_mode(stem: &str) -> &'static str {
 /// Convert a parsed database. The text is not yet formatted (see [`super::import_str`]).
 pub fn convert(db: &Database, opts: &Options, report: &mut FileReport) -> String {
     let stem = stem_ident(&db.file);
-    let mode = report.anchor;
+    let mkpat = report.mkpat.clone();
+    let mode = mkpat.anchor;
     let mut externs: BTreeMap<String, ExternDecl> = BTreeMap::new();
     let mut globals: Vec<String> = Vec::new();
     let mut seen_names: BTreeMap<String, usize> = BTreeMap::new();
@@ -956,7 +1040,7 @@ pub fn convert(db: &Database, opts: &Options, report: &mut FileReport) -> String
         } else {
             format!("{}_{}", p.name, n)
         };
-        match convert_pattern(p, &name, &stem, opts, mode, &mut externs, &mut globals) {
+        match convert_pattern(p, &name, &stem, opts, &mkpat, &mut externs, &mut globals) {
             Ok(o) => {
                 report.outcomes.push(if o.externs.is_empty() {
                     PatternOutcome::Full {
@@ -994,7 +1078,20 @@ pub fn convert(db: &Database, opts: &Options, report: &mut FileReport) -> String
     };
     let _ = writeln!(
         s,
-        "// Anchors: {anchors}; the focus `*` is GNU Go's anchor, the move is a label."
+        "// mkpat options: {} ({}).",
+        mkpat,
+        report.mkpat_source.as_str()
+    );
+    let rule = if mkpat.centre_anchor {
+        ", the one nearest the middle (-m)"
+    } else if mkpat.fixed_anchor {
+        ", the Q/Y mark (-a)"
+    } else {
+        ""
+    };
+    let _ = writeln!(
+        s,
+        "// Anchors: {anchors}{rule}; the focus `*` is GNU Go's anchor, the move is a label."
     );
     let _ = writeln!(
         s,
@@ -1021,9 +1118,10 @@ pub fn convert(db: &Database, opts: &Options, report: &mut FileReport) -> String
     for e in externs.values() {
         let _ = writeln!(
             s,
-            "extern {}({}) cost {};",
+            "extern {}({}){} cost {};",
             e.name,
             e.params.join(", "),
+            if e.returns_int { ": int" } else { "" },
             e.cost
         );
     }
@@ -1151,12 +1249,12 @@ O*
         assert!(s.contains("attr gnugo_value = 12.6;"), "{s}");
         assert!(s.contains("=> m 13;"), "{s}");
         assert!(
-            s.contains("where libs(*) > 1 && (count(b, friend, 0) > 0 && xlib(m) || !(count(b, friend, 0) > 0) && !attack(*)) && doing_scoring != 0;"),
+            s.contains("where libs(*) > 1 && (count(b, friend, 0) > 0 && xlib(m) != 0 || !(count(b, friend, 0) > 0) && attack(*) == 0) && doing_scoring != 0;"),
             "{s}"
         );
         assert!(s.contains("legend { b = friend | empty; }"), "{s}");
         assert!(s.contains(". O m b"), "{s}");
-        assert!(s.contains("extern xlib(point) cost 5;"), "{s}");
+        assert!(s.contains("extern xlib(point): int cost 5;"), "{s}");
         assert!(s.contains("global doing_scoring;"), "{s}");
         // T2: an explicit Y anchor wins over the first stone.
         let t2 = &s[s.find("pattern T2").unwrap()..];
@@ -1172,25 +1270,93 @@ O*
     }
 
     #[test]
-    fn engine_numbers_become_comparison_predicates() {
+    fn engine_numbers_are_typed_as_gnugo_has_them() {
         let db = "Pattern C1\n\nO*X\n\n:8,-\n\nOab\n\n;olib(*) > 1 && 3 < xlib(a) && xplay_attack(*,?,b)<WIN && !lib(b)\n\n\
-                  Pattern C2\n\nO*X\n\n:8,-\n\nOab\n\n;olib(a) + lib(b) > 2\n";
+                  Pattern C2\n\nO*X\n\n:8,-\n\nOab\n\n;olib(a) + lib(b) > 2 && (alive(b) + 1 > 1) && !attack(b) == 1\n\n\
+                  Pattern C3\n\nO*X\n\n:8,-\n\nOab\n\n;effective_size(b) >= 5 && (alive(b) ? olib(a) : 2) < 3\n\n\
+                  Pattern C4\n\nO*X\n\n:8,-\n\nOab\n\n;weakness(b) < 0.7 && 0.25 <= weakness(b)\n\n\
+                  Pattern C5\n\nO*X\n\n:8,-\n\nOab\n\n;lib(b) > 1.5\n\n\
+                  Pattern C6\n\nO*X\n\n:8,-,value(40)\n\nOab\n\n;owl_escape_value(b) + value > 45 && value() < 50\n\n\
+                  Pattern C7\n\nO*X\n\n:8,-\n\nOab\n\n;(alive(b) ? 2 : -olib(a)) + lib(b) > 3 && (alive(b) ? olib(a) : 0)\n";
         let out = import_str("c.db", db, &Options::default());
         let s = &out.source;
+        // Numbers stay numbers: `: int` externs compared in Lens.
         assert!(
-            s.contains("where olib_gt(a, 1) && xlib_gt(a, 3) && xplay_attack_3_t1_lt(a, b, 5) && libs(b) == 0;"),
+            s.contains(
+                "where olib(a) > 1 && 3 < xlib(a) && xplay_attack_3_t1(a, b) < 5 && libs(b) == 0;"
+            ),
             "{s}"
         );
         assert!(
-            s.contains("extern xplay_attack_3_t1_lt(point, point, int) cost 100;"),
+            s.contains("extern xplay_attack_3_t1(point, point): int cost 100;"),
             "{s}"
         );
-        // A condition used as a number has no Lens form: reported, not guessed.
+        // A truth value used as a number is `int(c)`; `!x == 1` is `(!x) == 1`.
+        assert!(
+            s.contains(
+                "where olib(a) + libs(b) > 2 && int(alive(b)) + 1 > 1 && int(attack(b) == 0) == 1;"
+            ),
+            "{s}"
+        );
+        assert!(s.contains("extern alive(point) cost 1;"), "{s}");
+        // A C float is compared by the engine; a `?:` compared with a number distributes.
+        assert!(
+            s.contains(
+                "where effective_size_ge(b, 5) && (alive(b) && olib(a) < 3 || !alive(b) && 2 < 3);"
+            ),
+            "{s}"
+        );
+        // A decimal compared with a float: in thousandths, the name says so.
+        assert!(
+            s.contains("where weakness_lt_milli(b, 700) && weakness_ge_milli(b, 250);"),
+            "{s}"
+        );
+        assert!(
+            s.contains("extern weakness_lt_milli(point, int) cost 1;"),
+            "{s}"
+        );
+        // mkpat's `value` is the pattern's value attribute.
+        assert!(
+            s.contains("where owl_escape_value(b) + 40 > 45 && 40 < 50;"),
+            "{s}"
+        );
+        // A `?:` of numbers: the arithmetic and the comparison move into its branches; in a
+        // condition, its branches are truth values.
+        assert!(
+            s.contains("where (alive(b) && 2 + libs(b) > 3 || !alive(b) && -olib(a) + libs(b) > 3) && (alive(b) && olib(a) != 0 || !alive(b) && 0 != 0);"),
+            "{s}"
+        );
+        // A decimal anywhere else has no Lens form: reported, not guessed.
         assert_eq!(out.report.not_imported(), 1);
-        let PatternOutcome::NotImported { reason, .. } = &out.report.outcomes[1] else {
+        let PatternOutcome::NotImported { reason, .. } = &out.report.outcomes[4] else {
             panic!()
         };
-        assert!(reason.contains("used as a number"), "{reason}");
+        assert!(reason.contains("non-integer"), "{reason}");
+    }
+
+    #[test]
+    fn symmetric_wide_patterns_keep_each_anchor() {
+        // 19 columns: the X at column 0 anchors (-b), reaching 18 > 9 points, so the focus is
+        // the move at column 9. Mirrored east-west the drawing is the same about the focus but
+        // GNU Go's anchor is the other X: a test naming the anchor keeps the two apart.
+        let row = "X........*........X";
+        let db =
+            format!("Pattern W\n\n{row}\n\n:8,-\n\nPattern V\n\nX........*.......OX\n\n:8,-\n");
+        let out = import_str(
+            "w.db",
+            &db,
+            &Options {
+                geometric_only: true,
+                ..Default::default()
+            },
+        );
+        let s = &out.source;
+        let w = &s[s.find("pattern W").unwrap()..s.find("pattern V").unwrap()];
+        assert!(w.contains("where line(n) > 0;"), "{w}");
+        assert!(w.contains("n = foe;"), "{w}");
+        // Not symmetric: no such test.
+        let v = &s[s.find("pattern V").unwrap()..];
+        assert!(!v.contains("where"), "{v}");
     }
 
     #[test]
@@ -1212,14 +1378,58 @@ O*
     fn anchor_modes_follow_mkpat() {
         let (db, _) = crate::import::gnugo::parse_db("t.db", "Pattern A\n\n.X.O\n.*..\n\n:8,-\n");
         let p = &db.patterns[0];
-        assert_eq!(
-            anchor_of(p, AnchorMode::Both),
-            Some((0, 1, AnchorColour::X))
+        let anchor = |opts: &str| Mkpat::parse(opts).unwrap().anchor(p).unwrap();
+        assert_eq!(anchor("-b"), (0, 1, AnchorColour::X));
+        assert_eq!(anchor("-O"), (0, 3, AnchorColour::O));
+        assert_eq!(anchor("-X"), (0, 1, AnchorColour::X));
+    }
+
+    #[test]
+    fn options_are_applied_and_reported() {
+        // Without -c a pattern needs a move; with -m the anchor is the middle stone.
+        let db = "Pattern M\n\n?O?\nX*X\n.Y.\n\n:8,-\n\nPattern N\n\nXO\n\n:8,-\n";
+        let opts = Options {
+            mkpat: Some(Mkpat::parse("-D -m -b").unwrap()),
+            ..Default::default()
+        };
+        let out = import_str("mine.db", db, &opts);
+        let s = &out.source;
+        assert!(s.contains("// mkpat options: -D -m -b (given)."), "{s}");
+        assert!(s.contains("the one nearest the middle (-m)"), "{s}");
+        // The left X anchors: drawn `*`; the Y is a plain X stone and the move a label.
+        assert!(s.contains("pattern M : mine_anchor_x {"), "{s}");
+        assert!(s.contains("* m X"), "{s}");
+        assert!(s.contains(". X ."), "{s}");
+        let PatternOutcome::NotImported { reason, .. } = &out.report.outcomes[1] else {
+            panic!("{:?}", out.report.outcomes)
+        };
+        assert!(reason.contains("only with -c"), "{reason}");
+        assert!(
+            out.report
+                .to_text()
+                .contains("mkpat -D -m -b (given); anchors both nearest the middle")
         );
-        assert_eq!(anchor_of(p, AnchorMode::O), Some((0, 3, AnchorColour::O)));
-        assert_eq!(anchor_of(p, AnchorMode::X), Some((0, 1, AnchorColour::X)));
-        assert_eq!(AnchorMode::for_file("x/attack.db"), AnchorMode::X);
-        assert_eq!(AnchorMode::for_file("conn.db"), AnchorMode::O);
-        assert_eq!(AnchorMode::for_file("patterns2.db"), AnchorMode::Both);
+        // By file name: owl_attackpats.db is built with -D -m -b.
+        let out = import_str("owl_attackpats.db", db, &Options::default());
+        assert_eq!(out.report.mkpat.to_string(), "-D -m -b");
+        assert_eq!(
+            out.report.mkpat_source,
+            crate::import::gnugo::MkpatSource::MakefileAm
+        );
+        // --anchor overrides the colours only.
+        let out = import_str(
+            "owl_attackpats.db",
+            db,
+            &Options {
+                anchor: Some(AnchorMode::O),
+                ..Default::default()
+            },
+        );
+        assert_eq!(out.report.mkpat.to_string(), "-D -m");
+        assert!(
+            out.source.contains("pattern M : owl_attackpats_anchor_o {"),
+            "{}",
+            out.source
+        );
     }
 }

@@ -11,47 +11,40 @@ pub mod autohelpers;
 pub mod cexpr;
 pub mod db;
 pub mod emit;
+pub mod mkpat;
 pub mod report;
 
 pub use db::{Database, DbError, DbPattern, parse_db};
 pub use emit::{
-    AnchorColour, GNUGO_TO_LENS, MAX_REACH, anchor_of, class_name, focus_of, lens_orientations,
-    reach, stem_ident, wide_class_name,
+    GNUGO_TO_LENS, MAX_REACH, class_name, focus_of, lens_orientations, reach, stem_ident,
+    wide_class_name,
 };
+pub use mkpat::{AnchorColour, AnchorMode, Mkpat, MkpatSource};
 pub use report::{FileReport, PatternOutcome};
-
-/// Which stones may anchor a pattern (mkpat's `-O` default, `-X`, `-b`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AnchorMode {
-    O,
-    X,
-    Both,
-}
-
-impl AnchorMode {
-    /// As GNU Go's `patterns/Makefile.am` builds each public database.
-    pub fn for_file(file: &str) -> AnchorMode {
-        match emit::stem_ident(file).as_str() {
-            "attack" => AnchorMode::X,
-            "conn" | "defense" | "influence" => AnchorMode::O,
-            _ => AnchorMode::Both,
-        }
-    }
-    pub fn as_str(self) -> &'static str {
-        match self {
-            AnchorMode::O => "O",
-            AnchorMode::X => "X",
-            AnchorMode::Both => "both",
-        }
-    }
-}
 
 #[derive(Clone, Debug, Default)]
 pub struct Options {
-    /// `None`: as GNU Go builds the file (by its name, see [`AnchorMode::for_file`]).
+    /// mkpat's options (`--mkpat "-D -m -b"`); `None`: as GNU Go builds the file, by its name
+    /// (see [`Mkpat::for_file`]).
+    pub mkpat: Option<Mkpat>,
+    /// Overrides the anchor colours of the mkpat options (`--anchor`).
     pub anchor: Option<AnchorMode>,
     /// Drop constraints and helpers (no `where`, no externs): the geometric part only.
     pub geometric_only: bool,
+}
+
+impl Options {
+    /// The mkpat options that apply to `file`, and where they came from.
+    pub fn mkpat_for(&self, file: &str) -> (Mkpat, MkpatSource) {
+        let (mut m, source) = match &self.mkpat {
+            Some(m) => (m.clone(), MkpatSource::Given),
+            None => Mkpat::for_file(file),
+        };
+        if let Some(a) = self.anchor {
+            m.anchor = a;
+        }
+        (m, source)
+    }
 }
 
 /// One imported file.
@@ -66,10 +59,12 @@ pub struct Imported {
 /// [`Imported::report`] and left out.
 pub fn import_str(file: &str, text: &str, opts: &Options) -> Imported {
     let (db, errors) = parse_db(file, text);
-    let anchor = opts.anchor.unwrap_or_else(|| AnchorMode::for_file(file));
+    let (mkpat, mkpat_source) = opts.mkpat_for(file);
     let mut report = FileReport {
         file: file.to_string(),
-        anchor,
+        anchor: mkpat.anchor,
+        mkpat,
+        mkpat_source,
         call_mode: emit::call_mode(&stem_ident(file)),
         geometric_only: opts.geometric_only,
         outcomes: Vec::new(),

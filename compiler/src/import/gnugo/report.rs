@@ -3,9 +3,19 @@
 
 use std::fmt::Write as _;
 
-use super::AnchorMode;
 use super::db::{DbError, Directive};
-use super::emit::ExternDecl;
+use super::mkpat::{AnchorMode, Mkpat, MkpatSource};
+
+/// An extern predicate collected from the constraints of one file.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct ExternDecl {
+    pub name: String,
+    /// `point` or `int` per parameter.
+    pub params: Vec<&'static str>,
+    pub cost: u32,
+    /// `: int`: the engine returns a number; otherwise a condition.
+    pub returns_int: bool,
+}
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum PatternOutcome {
@@ -24,7 +34,11 @@ pub enum PatternOutcome {
 #[derive(Clone, Debug, PartialEq)]
 pub struct FileReport {
     pub file: String,
+    /// The anchor colours applied (`mkpat.anchor`).
     pub anchor: AnchorMode,
+    /// The mkpat options applied, and where they came from.
+    pub mkpat: Mkpat,
+    pub mkpat_source: MkpatSource,
     /// GNU Go's `matchpat` convention for this database (`plain`, `ANCHOR_COLOR`, `ANCHOR_OTHER`).
     pub call_mode: &'static str,
     pub geometric_only: bool,
@@ -71,13 +85,20 @@ impl FileReport {
         let mut s = String::new();
         let _ = writeln!(
             s,
-            "{}: {} imported ({} fully, {} with externs), {} not imported; anchors {}, GNU Go calls it {}{}",
+            "{}: {} imported ({} fully, {} with externs), {} not imported; mkpat {} ({}); anchors {}{}, GNU Go calls it {}{}",
             self.file,
             self.imported(),
             self.full(),
             self.with_externs(),
             self.not_imported(),
+            self.mkpat,
+            self.mkpat_source.as_str(),
             self.anchor.as_str(),
+            if self.mkpat.centre_anchor {
+                " nearest the middle"
+            } else {
+                ""
+            },
             self.call_mode,
             if self.geometric_only {
                 "; geometric only (constraints dropped)"

@@ -1,0 +1,277 @@
+//! GNU Go constraint forms that need C's typing: int-valued autohelpers in arithmetic, truth
+//! values used as numbers, C precedence of `!`, and move sequences longer than a Lens extern's
+//! 8 arguments. Each form is imported from a small database written for this test, compiled,
+//! and matched on a board with a host stub, so what is checked is the value the constraint
+//! computes, not the text.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+
+use lens_compiler::import::gnugo::{Options, PatternOutcome, import_str};
+use lens_vm::board::{Board, Colour};
+use lens_vm::{HostArg, Match, MatchBuf, MatchResult, Orientations, Query, Rom, Scratch};
+
+/// One pattern per form, all on the line `X O * . .` (labels `a b * c d`), X-anchored (`-b`:
+/// the first stone).
+const FORMS: &str = "\
+Pattern IntSum
+
+XO*..
+
+:8,-
+
+ab*cd
+
+;owl_escape_value(a)+owl_escape_value(b)>0
+
+Pattern TruthSum
+
+XO*..
+
+:8,-
+
+ab*cd
+
+;(owl_eye_size(a)>1)+(owl_eye_size(b)>1)>1
+
+Pattern NotFirst
+
+XO*..
+
+:8,-
+
+ab*cd
+
+;!xlib(c)==1
+
+Pattern NotWin
+
+XO*..
+
+:8,-
+
+ab*cd
+
+;!oplay_attack(*,a)==WIN
+
+Pattern LongSequence
+
+XO*..
+
+:8,-
+
+ab*cd
+
+;oplay_attack(*,c,d,*,c,d,*,c,a)==WIN
+";
+
+/// Host stub: each extern by name answers from `values` (default 0) and records its calls.
+struct Stub<'r> {
+    rom: &'r Rom<'r>,
+    values: BTreeMap<&'static str, i32>,
+    calls: RefCell<Vec<(String, Vec<HostArg>)>>,
+}
+
+impl lens_vm::Host for Stub<'_> {
+    fn call(&self, index: u16, args: &[HostArg]) -> i32 {
+        let name = self.rom.extern_info(index as usize).0;
+        self.calls
+            .borrow_mut()
+            .push((name.to_string(), args.to_vec()));
+        // Externs are declared per arity (`oplay_attack_2`): the stub keys on the GNU Go name.
+        self.values
+            .iter()
+            .find(|(k, _)| name == **k || name.starts_with(&format!("{k}_")))
+            .map_or(0, |(_, v)| *v)
+    }
+}
+
+fn compile() -> (Vec<u8>, String) {
+    let out = import_str("forms.db", FORMS, &Options::default());
+    let failed: Vec<&PatternOutcome> = out
+        .report
+        .outcomes
+        .iter()
+        .filter(|o| matches!(o, PatternOutcome::NotImported { .. }))
+        .collect();
+    assert!(failed.is_empty(), "{failed:?}\n{}", out.source);
+    let (sources, result) =
+        lens_compiler::compile_str("forms.lens", &out.source, &Default::default());
+    match result {
+        Ok(c) => (c.rom, out.source),
+        Err(d) => panic!(
+            "{}\n{}",
+            lens_dsl::render_human(&sources, &d, false),
+            out.source
+        ),
+    }
+}
+
+/// The board: X (Black) at (2,4), O (White) at (3,4), (4..=6, 4) empty; White's view.
+fn board() -> Board {
+    let mut b = Board::new(9).unwrap();
+    b.play(Colour::Black, 2, 4).unwrap();
+    b.play(Colour::White, 3, 4).unwrap();
+    b
+}
+
+/// Names of the patterns that match with these extern values, and the stub's calls.
+fn matched(
+    rom: &Rom<'_>,
+    values: &[(&'static str, i32)],
+) -> (Vec<String>, Vec<(String, Vec<HostArg>)>) {
+    let stub = Stub {
+        rom,
+        values: values.iter().copied().collect(),
+        calls: RefCell::new(Vec::new()),
+    };
+    let class = rom
+        .class_by_name("forms_anchor_x")
+        .expect("X-anchored class");
+    let q = Query {
+        class,
+        perspective: Colour::White,
+        orientations: Orientations::All,
+    };
+    let mut slots = vec![Match::EMPTY; 64];
+    let mut out = MatchBuf::new(&mut slots);
+    rom.scan(&board(), &stub, &q, &mut Scratch::new(), &mut out);
+    let mut names: Vec<String> = out
+        .as_slice()
+        .iter()
+        .map(|m| {
+            assert!(matches!(m.result, MatchResult::Move { x: 4, y: 4, .. }));
+            rom.pattern_name(m.pattern).unwrap().to_string()
+        })
+        .collect();
+    names.sort();
+    (names, stub.calls.into_inner())
+}
+
+#[test]
+fn int_valued_autohelpers_add_up() {
+    let (bytes, source) = compile();
+    assert!(
+        source.contains("extern owl_escape_value(point): int cost 1;"),
+        "{source}"
+    );
+    let rom = Rom::from_bytes(&bytes).unwrap();
+    let has = |values: &[(&'static str, i32)], name: &str| {
+        matched(&rom, values).0.iter().any(|n| n == name)
+    };
+    // owl_escape_value(a) + owl_escape_value(b) > 0: a number, not a condition.
+    assert!(!has(&[], "IntSum"));
+    assert!(has(&[("owl_escape_value", 1)], "IntSum"));
+    assert!(
+        !has(&[("owl_escape_value", -1)], "IntSum"),
+        "-1 + -1 is not > 0"
+    );
+    // (owl_eye_size(a) > 1) + (owl_eye_size(b) > 1) > 1: both comparisons hold.
+    assert!(
+        source.contains("int(owl_eye_size(*) > 1) + int(owl_eye_size(b) > 1) > 1"),
+        "{source}"
+    );
+    assert!(has(&[("owl_eye_size", 2)], "TruthSum"));
+    assert!(!has(&[("owl_eye_size", 1)], "TruthSum"));
+}
+
+#[test]
+fn c_precedence_of_not() {
+    let (bytes, _) = compile();
+    let rom = Rom::from_bytes(&bytes).unwrap();
+    let has = |values: &[(&'static str, i32)], name: &str| {
+        matched(&rom, values).0.iter().any(|n| n == name)
+    };
+    // `!xlib(c)==1` is `(!xlib(c)) == 1`, i.e. xlib(c) == 0; `!(xlib(c) == 1)` would hold at 2.
+    assert!(has(&[("xlib", 0)], "NotFirst"));
+    assert!(!has(&[("xlib", 2)], "NotFirst"));
+    // `!oplay_attack(*,a)==WIN` is `(!x) == 5`: never true, whatever the engine says
+    // (`!(x == 5)` would hold at 0).
+    for v in [0, 1, 5] {
+        assert!(!has(&[("oplay_attack", v)], "NotWin"), "{v}");
+    }
+}
+
+#[test]
+fn long_move_sequences_pass_each_point_once() {
+    let (bytes, source) = compile();
+    // 9 arguments, 4 distinct points: the name says which point each position takes.
+    // (The anchor `a` is the Lens focus `*`, the move the label `m`.)
+    assert!(
+        source.contains("oplay_attack_9_p012012013(m, c, d, *) == 5"),
+        "{source}"
+    );
+    let rom = Rom::from_bytes(&bytes).unwrap();
+    let (names, calls) = matched(&rom, &[("oplay_attack", 5)]);
+    assert!(names.iter().any(|n| n == "LongSequence"), "{names:?}");
+    let (name, args) = calls
+        .iter()
+        .find(|(n, _)| n.starts_with("oplay_attack_9_"))
+        .expect("the sequence extern was called");
+    // Decode the positions from the name and check the 9 moves GNU Go would play.
+    let map = name.rsplit_once("_p").unwrap().1;
+    let moves: Vec<HostArg> = map
+        .chars()
+        .map(|c| args[c.to_digit(36).unwrap() as usize])
+        .collect();
+    let (a, mv, c, d) = (
+        HostArg::Point(2, 4),
+        HostArg::Point(4, 4),
+        HostArg::Point(5, 4),
+        HostArg::Point(6, 4),
+    );
+    assert_eq!(moves, vec![mv, c, d, mv, c, d, mv, c, a]);
+}
+
+/// The issue's example under `-D -m -b`: `?O? / X*X / .Y.` is symmetric about its `Y` and its
+/// move, but its anchor is the left X (d = 99 against 101 for the others). GNU Go reports the
+/// placement twice, anchored on each X; Lens, focused on the anchor, does too. Under `-b` the
+/// `Y` anchors and the mirror image is a true duplicate: one match.
+#[test]
+fn centre_anchored_symmetric_pattern_reports_each_anchor() {
+    const DB: &str = "Pattern Sym\n\n?O?\nX*X\n.Y.\n\n:8,-\n";
+    let mut b = Board::new(9).unwrap();
+    b.play(Colour::White, 4, 3).unwrap();
+    for (x, y) in [(3, 4), (5, 4), (4, 5)] {
+        b.play(Colour::Black, x, y).unwrap();
+    }
+    let anchors = |opts: &str| {
+        let out = import_str(
+            "sym.db",
+            DB,
+            &Options {
+                mkpat: Some(lens_compiler::import::gnugo::Mkpat::parse(opts).unwrap()),
+                ..Default::default()
+            },
+        );
+        let (_, result) = lens_compiler::compile_str("sym.lens", &out.source, &Default::default());
+        let rom_bytes = result.unwrap().rom;
+        let rom = Rom::from_bytes(&rom_bytes).unwrap();
+        let class = rom.class_by_name("sym_anchor_x").unwrap();
+        let q = Query {
+            class,
+            perspective: Colour::White,
+            orientations: Orientations::All,
+        };
+        let mut slots = vec![Match::EMPTY; 16];
+        let mut buf = MatchBuf::new(&mut slots);
+        rom.scan(&b, &lens_vm::NoHost, &q, &mut Scratch::new(), &mut buf);
+        let mut v: Vec<((i32, i32), MatchResult)> =
+            buf.as_slice().iter().map(|m| (m.focus, m.result)).collect();
+        v.sort_by_key(|(f, _)| *f);
+        v
+    };
+    let centre = anchors("-D -m -b");
+    assert_eq!(
+        centre.iter().map(|(f, _)| *f).collect::<Vec<_>>(),
+        vec![(3, 4), (5, 4)]
+    );
+    assert!(
+        centre
+            .iter()
+            .all(|(_, r)| matches!(r, MatchResult::Move { x: 4, y: 4, .. }))
+    );
+    let marked = anchors("-b");
+    assert_eq!(marked.len(), 1);
+    assert_eq!(marked[0].0, (4, 5));
+}
