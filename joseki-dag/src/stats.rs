@@ -163,7 +163,7 @@ pub fn report(name: &str, tree: &Tree) -> String {
     );
     let _ = writeln!(
         s,
-        "  encoding  bytes  bytes/move  1-byte entries  parsed/lookup  parsed/step"
+        "  encoding  bytes  bytes/move  1-byte entries  parsed/lookup  parsed/step  header  setup"
     );
     for enc in Encoding::EVERY {
         let blob = encode(tree, enc);

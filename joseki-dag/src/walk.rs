@@ -7,7 +7,8 @@
 //! in which moves count (moves outside it are play elsewhere). Colours are taken relative to the
 //! first move inside the rectangle, so either colour may open the corner. A colour repeat (the
 //! other side played elsewhere) follows a recorded tenuki if the book has one, else a move
-//! stored with the colour exception. Lines below setup stones are never entered.
+//! stored with the colour exception. Lines below setup stones are entered once the stones are
+//! played (`fast::setup_step`); the old per-frame path ([`Walker::follow`]) never enters them.
 //!
 //! Lookups allocate nothing: the caller provides the moves and the output buffer.
 

@@ -243,6 +243,51 @@ fn captures_a_string_in_atari() {
 }
 
 #[test]
+fn the_learned_policy_captures_a_string_in_atari_and_never_fills_its_eyes() {
+    let board = Board::from_diagram(
+        "
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . X . . . . .
+        . . X O X . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        to_move: B",
+    )
+    .unwrap();
+    let policy = || engine::Policy::new(lens_stdlib::policy_rom(), lens_stdlib::POLICY).unwrap();
+    let mut e = Engine::with_board(board);
+    e.set_policy(policy());
+    let c = e.choose(Colour::Black);
+    assert_eq!(name(c.at, 9), "D5", "{c:?}");
+    assert!(matches!(c.source, Source::Policy(v) if v > 0), "{c:?}");
+    // Self-play by the policy stays legal and ends without filling an eye of its own.
+    let mut e = Engine::new(9).unwrap();
+    e.set_policy(policy());
+    let mut colour = Colour::Black;
+    let mut passes = 0;
+    for _ in 0..300 {
+        let before = e.board().clone();
+        let c = e.genmove(colour);
+        match c.at {
+            None => passes += 1,
+            Some((x, y)) => {
+                passes = 0;
+                assert!(!true_eye(&before, colour, x, y), "{c:?}");
+            }
+        }
+        if passes == 2 {
+            break;
+        }
+        colour = colour.opponent();
+    }
+    assert_eq!(passes, 2, "the game ends");
+}
+
+#[test]
 fn passes_rather_than_filling_its_eyes() {
     // Black owns the board but two one-point eyes: Black must not fill them (it would kill
     // itself) and White may not play there (suicide): both pass.

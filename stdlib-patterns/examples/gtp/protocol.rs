@@ -127,7 +127,8 @@ fn handle(engine: &mut Engine, name: &str, args: &[&str]) -> Result<String, Stri
             Ok(String::new())
         }
         "clear_board" => {
-            *engine = fresh(engine, engine.size());
+            let size = engine.size();
+            *engine = fresh(engine, size);
             Ok(String::new())
         }
         "komi" => {
@@ -174,9 +175,12 @@ fn handle(engine: &mut Engine, name: &str, args: &[&str]) -> Result<String, Stri
 }
 
 /// An empty board of `size` keeping the komi.
-fn fresh(old: &Engine, size: u8) -> Engine {
+fn fresh(old: &mut Engine, size: u8) -> Engine {
     let mut e = Engine::new(size).expect("sizes are checked by the caller");
     e.set_komi(old.komi());
+    if let Some(p) = old.take_policy() {
+        e.set_policy(p);
+    }
     e
 }
 
