@@ -89,7 +89,7 @@ pub fn run(cmd: Command) -> u8 {
 }
 
 fn explore(a: ExploreArgs) -> u8 {
-    let tree = match load(&a.input) {
+    let tree = match load(&a.input, &mut Seen::new()) {
         Ok(t) => t,
         Err(e) => {
             eprintln!("error: {e}");
