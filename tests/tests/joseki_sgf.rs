@@ -160,6 +160,7 @@ fn mutate(text: &[u8], rng: &mut Rng) -> Vec<u8> {
 }
 
 #[test]
+#[cfg_attr(no_shared_data, ignore = "needs ../shared/data beside the repository")]
 fn mutated_data_files_give_errors_with_offsets_never_panics() {
     let Some(files) = data::joseki_files() else {
         return;

@@ -697,6 +697,7 @@ fn vertex_paths(tree: &Tree) -> Vec<Vec<(Rel, Point)>> {
 }
 
 #[test]
+#[cfg_attr(no_shared_data, ignore = "needs ../shared/data beside the repository")]
 fn fast_walk_agrees_with_the_tree_and_the_old_walk_on_every_vertex() {
     let Some(files) = data::joseki_files() else {
         return;
@@ -752,6 +753,7 @@ fn fast_walk_agrees_with_the_tree_and_the_old_walk_on_every_vertex() {
 }
 
 #[test]
+#[cfg_attr(no_shared_data, ignore = "needs ../shared/data beside the repository")]
 fn engine_lookup_agrees_with_the_tree_on_every_vertex_of_the_union() {
     let Some((tree, blobs)) = data_union() else {
         return;

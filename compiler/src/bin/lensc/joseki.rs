@@ -15,6 +15,20 @@ pub enum Command {
     Stats(StatsArgs),
     /// The continuations after a move list, on a small board diagram of the corner.
     Next(NextArgs),
+    /// Write an HTML page that walks the book by clicking (DIR/index.html).
+    Explore(ExploreArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct ExploreArgs {
+    #[command(flatten)]
+    pub input: Input,
+    /// Output directory (created).
+    #[arg(short, long, value_name = "DIR")]
+    pub output: PathBuf,
+    /// Positions to explore at most (breadth first; the page says when the book is larger).
+    #[arg(long, default_value_t = 50_000)]
+    pub max_nodes: usize,
 }
 
 #[derive(clap::Args, Debug)]
@@ -70,7 +84,45 @@ pub fn run(cmd: Command) -> u8 {
         Command::Build(a) => build(a),
         Command::Stats(a) => stats_cmd(a),
         Command::Next(a) => next(a),
+        Command::Explore(a) => explore(a),
     }
+}
+
+fn explore(a: ExploreArgs) -> u8 {
+    let tree = match load(&a.input, &mut Seen::new()) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 1;
+        }
+    };
+    let blob = encode(&tree, Encoding::Compact);
+    let walker = Walker::new(&blob).expect("a blob just encoded");
+    let graph = lens_compiler::render::joseki::explore(&walker, a.max_nodes);
+    let title = a
+        .input
+        .inputs
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let page = lens_compiler::render::joseki::explore_page(&format!("joseki: {title}"), &graph);
+    let out = a.output.join("index.html");
+    if let Err(e) = std::fs::create_dir_all(&a.output).and_then(|_| std::fs::write(&out, page)) {
+        eprintln!("error: {}: {e}", out.display());
+        return 2;
+    }
+    eprintln!(
+        "{}: {} positions{}",
+        out.display(),
+        graph.nodes.len(),
+        if graph.truncated {
+            " (truncated: raise --max-nodes)"
+        } else {
+            ""
+        }
+    );
+    0
 }
 
 fn read_input(path: &Path) -> Result<Vec<u8>, String> {
