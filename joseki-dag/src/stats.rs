@@ -124,13 +124,30 @@ pub fn encoding_stats(tree: &Tree, blob: &[u8]) -> EncodingStats {
         }
         pos = e.end;
     }
-    let w = Walker::new(blob).expect("a blob we just encoded");
+    let w = Walker::in_place(blob).expect("a blob we just encoded");
     let (mut parsed, mut lookups, mut steps) = (0usize, 0usize, 0usize);
+    // Each first path is its prefix's plus one move, and the prefix comes first: follow the
+    // last move from the prefix's end (what `Walker::parsed_for` would parse, in linear time).
+    let mut reached: std::collections::HashMap<Vec<(Rel, Point)>, (Option<usize>, Rel, usize)> =
+        std::collections::HashMap::new();
     for p in first_paths(tree) {
-        if let Some(b) = w.parsed_for(&p) {
+        let (prefix, step) = p.split_at(p.len() - 1);
+        let (list, last, before) = if prefix.is_empty() {
+            (w.root_list(), Rel::Opposite, 0)
+        } else {
+            match reached.get(prefix) {
+                Some(&r) => r,
+                None => continue,
+            }
+        };
+        let mut b = 0;
+        let (list, last, _, ok) = w.follow_rel_from(list, last, step.iter().copied(), &mut b);
+        if ok {
+            let b = before + b;
             parsed += b;
             lookups += 1;
             steps += p.len();
+            reached.insert(p, (list, last, b));
         }
     }
     EncodingStats {

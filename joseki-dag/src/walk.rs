@@ -283,8 +283,17 @@ impl<'a> Walker<'a> {
         moves: impl Iterator<Item = (Rel, Point)>,
         parsed: &mut usize,
     ) -> (Option<usize>, Rel, usize, bool) {
-        let mut list = self.root();
-        let mut last = Rel::Opposite;
+        self.follow_rel_from(self.root(), Rel::Opposite, moves, parsed)
+    }
+
+    /// [`Walker::follow_rel`] from the list `list` reached by a move of colour `last`.
+    pub(crate) fn follow_rel_from(
+        &self,
+        mut list: Option<usize>,
+        mut last: Rel,
+        moves: impl Iterator<Item = (Rel, Point)>,
+        parsed: &mut usize,
+    ) -> (Option<usize>, Rel, usize, bool) {
         let mut n = 0;
         for (rel, point) in moves {
             let Some(at) = list else {
@@ -491,6 +500,11 @@ impl<'a> Walker<'a> {
                 skip_list(&self.l, e.end, &mut parsed).ok()?
             };
         }
+    }
+
+    /// The list at the root of the blob, for [`Walker::follow_rel_from`].
+    pub(crate) fn root_list(&self) -> Option<usize> {
+        self.root()
     }
 
     /// Bytes parsed to follow `line` (corner frame, relative colours); `None` if not in book.

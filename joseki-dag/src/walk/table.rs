@@ -79,7 +79,10 @@ impl Transitions {
                         moves.push(((lk as u64) << 32 | SETUP_MARK, LEAF));
                     }
                     // The k-th setup entry's offset.
-                    moves.push(((lk as u64) << 32 | SETUP_MARK | (1 + setups), e.start as u32));
+                    moves.push((
+                        (lk as u64) << 32 | SETUP_MARK | (1 + setups),
+                        e.start as u32,
+                    ));
                     setups += 1;
                 }
                 if let Some(c) = e.children() {
