@@ -111,6 +111,9 @@ pub fn first_paths(tree: &Tree) -> Vec<Vec<(Rel, Point)>> {
     out
 }
 
+/// Where a walk stands after a path: its list, the colour of its last move, bytes parsed.
+type Reached = (Option<usize>, Rel, usize);
+
 pub fn encoding_stats(tree: &Tree, blob: &[u8]) -> EncodingStats {
     let l = parse_header(blob).expect("a blob we just encoded");
     let (mut entries, mut one, mut setup_bytes) = (0, 0, 0);
@@ -128,7 +131,7 @@ pub fn encoding_stats(tree: &Tree, blob: &[u8]) -> EncodingStats {
     let (mut parsed, mut lookups, mut steps) = (0usize, 0usize, 0usize);
     // Each first path is its prefix's plus one move, and the prefix comes first: follow the
     // last move from the prefix's end (what `Walker::parsed_for` would parse, in linear time).
-    let mut reached: std::collections::HashMap<Vec<(Rel, Point)>, (Option<usize>, Rel, usize)> =
+    let mut reached: std::collections::HashMap<Vec<(Rel, Point)>, Reached> =
         std::collections::HashMap::new();
     for p in first_paths(tree) {
         let (prefix, step) = p.split_at(p.len() - 1);
