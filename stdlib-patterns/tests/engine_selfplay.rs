@@ -414,3 +414,35 @@ quit
     assert_eq!(engine.size(), 13);
     assert_eq!(engine.record().len(), 3);
 }
+
+#[test]
+fn a_line_of_invalid_utf8_gets_an_error_and_the_session_goes_on() {
+    let mut script = b"name\n".to_vec();
+    script.extend_from_slice(b"play b \xff\xfe\n");
+    script.extend_from_slice(b"1 protocol_version\n");
+    let mut engine = Engine::new(9).unwrap();
+    let mut out = Vec::new();
+    protocol::run(&mut engine, &script[..], &mut out).unwrap();
+    let out = String::from_utf8(out).unwrap();
+    assert_eq!(
+        out,
+        "= Lens stdlib engine\n\n? invalid UTF-8 in the command line\n\n=1 2\n\n"
+    );
+}
+
+#[test]
+fn captures_on_a_full_board_rather_than_passing() {
+    // Black fills a 9x9 board but A1: White's A1 takes all 80 stones (their last liberty).
+    // No class sees shape there and no big point is left, yet passing would be absurd.
+    let mut rows = vec![vec!['X'; 9]; 9];
+    rows[8][0] = '.';
+    let text: String = rows
+        .iter()
+        .map(|r| r.iter().map(|c| format!("{c} ")).collect::<String>() + "\n")
+        .collect();
+    let board = Board::from_diagram(&text).unwrap();
+    let mut e = Engine::with_board(board);
+    let c = e.choose(Colour::White);
+    assert_eq!(name(c.at, 9), "A1", "{c:?}");
+    assert_eq!(c.source, Source::Capture(80));
+}

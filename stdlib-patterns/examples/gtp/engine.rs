@@ -11,7 +11,8 @@
 //!    any class rejects (`reject *`) is dropped.
 //! 3. **Big points**: when the best pattern move is small, a point on the third or fourth line
 //!    as far as possible from every stone (the opening, where the classes see no shape).
-//! 4. **Pass** when nothing is left.
+//! 4. **Captures**: with neither, the safe move that takes the most stones.
+//! 5. **Pass** when nothing is left.
 //!
 //! With a learned policy ([`Engine::set_policy`]: `gtp --policy`, `docs/learning.md`) the
 //! engine instead plays the legal move with the best policy score (the sum of the values of the
@@ -63,6 +64,8 @@ pub enum Source {
     Policy(i32),
     /// A big point far from every stone.
     BigPoint,
+    /// No pattern and no big point, but a capture (the stones taken).
+    Capture(u32),
     /// Nothing sensible left.
     Pass,
 }
@@ -260,11 +263,41 @@ impl Engine {
                 at: Some(b),
                 source: Source::BigPoint,
             },
-            (None, None) => Choice {
-                at: None,
-                source: Source::Pass,
+            (None, None) => match self.capture(colour) {
+                Some((at, taken)) => Choice {
+                    at: Some(at),
+                    source: Source::Capture(taken),
+                },
+                None => Choice {
+                    at: None,
+                    source: Source::Pass,
+                },
             },
         }
+    }
+
+    /// The safe move that captures the most stones, before passing: on a nearly full board
+    /// no class may see shape, yet a move can still take a whole group.
+    fn capture(&mut self, colour: Colour) -> Option<((i32, i32), u32)> {
+        let n = self.board.size() as i32;
+        let mut best: Option<((i32, i32), u32)> = None;
+        for y in 0..n {
+            for x in 0..n {
+                if self.board.get(x, y) != Point::Empty {
+                    continue;
+                }
+                let before = self.stone_count(colour.opponent());
+                if self.board.play(colour, x, y).is_err() {
+                    continue;
+                }
+                let taken = before - self.stone_count(colour.opponent());
+                self.board.undo();
+                if taken > 0 && best.is_none_or(|b| taken > b.1) && self.safe(colour, (x, y)) {
+                    best = Some(((x, y), taken));
+                }
+            }
+        }
+        best
     }
 
     /// The joseki step: a book continuation for `colour`, or a first move in an empty corner.

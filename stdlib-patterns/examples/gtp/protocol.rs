@@ -35,8 +35,13 @@ pub const SIZES: std::ops::RangeInclusive<u8> = 9..=19;
 
 /// Runs a GTP session until `quit` or the end of the input. Errors are I/O errors only.
 pub fn run(engine: &mut Engine, input: impl BufRead, mut output: impl Write) -> io::Result<()> {
-    for line in input.lines() {
-        let line = line?;
+    for line in input.split(b'\n') {
+        // A line that is not UTF-8 gets an error answer; the session goes on.
+        let Ok(line) = String::from_utf8(line?) else {
+            write!(output, "? invalid UTF-8 in the command line\n\n")?;
+            output.flush()?;
+            continue;
+        };
         let Some(command) = preprocess(&line) else {
             continue;
         };
