@@ -215,7 +215,8 @@ fn name_or(name: &str, i: u16) -> String {
     }
 }
 
-fn result_text(r: RawResult) -> String {
+/// One line for a result: `move (dx,dy) value V`, `reject ...`, `value V`.
+pub fn result_text(r: RawResult) -> String {
     match r {
         RawResult::Move {
             dx,

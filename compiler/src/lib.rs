@@ -39,6 +39,7 @@ pub mod ir;
 pub mod learn;
 pub mod lower;
 pub mod optimise;
+pub mod render;
 pub mod stats;
 
 /// The toolchain string recorded in every ROM.
@@ -148,7 +149,9 @@ fn finish(
     opts: &Options,
 ) -> (SourceMap, Result<Compiled, Vec<Diagnostic>>) {
     let result = if diags.iter().any(Diagnostic::is_error) {
-        Err(diags)
+        // Syntax errors: still report every check error, as `lensc check` does.
+        diags.extend(lens_dsl::check(&program));
+        Err(sorted(diags))
     } else {
         match compile_program(&program, opts) {
             Ok(mut c) => {
@@ -166,7 +169,7 @@ fn finish(
 }
 
 /// Diagnostics in source order (file, then position), errors before warnings at one place.
-fn sorted(mut diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+pub fn sorted(mut diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
     diags.sort_by_key(|d| {
         let l = d.labels.first();
         (l.map(|l| l.file), l.map(|l| l.span.start), d.severity)

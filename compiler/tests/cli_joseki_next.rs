@@ -75,3 +75,22 @@ fn a_bad_move_list_is_an_error() {
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("--moves"));
 }
+
+#[test]
+fn a_trailing_tenuki_gives_the_same_side_its_move_after_the_tenuki() {
+    // BOOK has black d4, white e3, black c3. After "d4 e3 tenuki" black has passed and white
+    // moves again: the book has no white move there (c3 is black's).
+    let s = stdout(&next("d4 e3"));
+    assert!(s.contains("black c3"), "{s}");
+    let s = stdout(&next("d4 e3 tenuki"));
+    assert!(!s.contains("black c3"), "black passed, white to move:\n{s}");
+    assert!(s.contains("end of the line"), "{s}");
+}
+
+#[test]
+fn an_off_board_move_is_an_error_naming_it() {
+    let o = next("d4 c6 t20");
+    assert!(!o.status.success());
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert!(e.contains("`t20`") && e.contains("move 3"), "{e}");
+}

@@ -77,3 +77,56 @@ impl Diagnostic {
         self.severity == Severity::Error
     }
 }
+
+/// The closest of `candidates` to a misspelt `word` (`priorty` -> `priority`), if one is close
+/// enough to be worth suggesting: an edit distance (transpositions count once) of at most a
+/// third of the word's length, and at least 1.
+pub fn did_you_mean<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
+    let limit = (word.chars().count() / 3).max(1);
+    candidates
+        .into_iter()
+        .filter(|c| *c != word)
+        .map(|c| (strsim::damerau_levenshtein(word, c), c))
+        .filter(|&(d, _)| d <= limit)
+        // Ties resolve to the first candidate in sorted order, so the message is deterministic.
+        .min_by(|a, b| a.0.cmp(&b.0).then(a.1.cmp(b.1)))
+        .map(|(_, c)| c)
+}
+
+/// `help` with `did you mean `X`?` in front when `word` is close to a candidate.
+pub fn with_suggestion<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+    help: String,
+) -> String {
+    match did_you_mean(word, candidates) {
+        Some(c) => format!("did you mean `{c}`? {help}"),
+        None => help,
+    }
+}
+
+#[cfg(test)]
+mod suggestion_tests {
+    use super::did_you_mean;
+
+    #[test]
+    fn suggests_close_words_only() {
+        let kw = ["priority", "diagram", "where", "symmetry"];
+        assert_eq!(did_you_mean("priorty", kw), Some("priority"));
+        assert_eq!(did_you_mean("digaram", kw), Some("diagram"));
+        assert_eq!(
+            did_you_mean("libz", ["libs", "line", "atari"]),
+            Some("libs")
+        );
+        assert_eq!(did_you_mean("shpe", ["shape", "connect"]), Some("shape"));
+        assert_eq!(did_you_mean("banana", kw), None);
+        assert_eq!(
+            did_you_mean("where", kw),
+            None,
+            "an exact word is not a suggestion"
+        );
+    }
+}

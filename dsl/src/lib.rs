@@ -30,7 +30,7 @@ pub mod render;
 pub mod source;
 
 pub use check::check;
-pub use diagnostics::{Diagnostic, Label, Severity};
+pub use diagnostics::{Diagnostic, Label, Severity, did_you_mean};
 pub use load::{load_paths, load_str};
 pub use parser::parse;
 pub use render::{render_human, render_json};

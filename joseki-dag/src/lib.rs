@@ -17,7 +17,7 @@ pub mod walk;
 
 pub use codec::{DecodeError, Encoding, decode, encode, unpack};
 pub use model::{Edge, Move, MoveType, Point, Rel, SetupStone, Step, Tree, Vertex};
-pub use sgf::{Conventions, SgfError, import_sgf, import_sgf_into};
+pub use sgf::{Conventions, Detected, SgfError, import_sgf, import_sgf_into};
 pub use text::{TextError, parse_text};
 pub use walk::{
     BoardMove, BookCursor, BookLookup, BookState, Colour, Continuation, CornerBook, Frame, Lookup,

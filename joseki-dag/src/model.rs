@@ -3,8 +3,10 @@
 //! Vertices are corner positions (the root is the empty corner); edges are moves with Fotland's
 //! node data (type, colour relative to the corner's first move, symmetric, colour-reverse).
 //! Two orders that reach the same position (same stones after captures, same side to move, same
-//! depth) end at one vertex, so a walker following either order finds the union of both
-//! continuations. The depth term keeps ko loops acyclic.
+//! number of moves on the board and of passes since) end at one vertex, so a walker following
+//! either order finds the union of both continuations. The move and pass counts keep ko loops
+//! and pass pairs acyclic; a pass then a move of the same side reaches the same vertex as that
+//! move played as a colour repeat (the board cannot tell them apart).
 
 use crate::board::Replay;
 use std::collections::HashMap;
@@ -182,7 +184,10 @@ pub struct Vertex {
 pub struct Cursor {
     pub(crate) vertex: u32,
     pub(crate) board: Replay,
+    /// Moves on the board (passes not counted) and setups so far.
     pub(crate) depth: u32,
+    /// Passes since the last move on the board or setup.
+    pub(crate) passes: u32,
     pub(crate) last: Rel,
     trie: u32,
 }
@@ -197,7 +202,38 @@ impl Cursor {
     }
 }
 
-type PosKey = (u64, u32, Rel);
+/// A position: stones, moves on the board (and setups), passes since, side that moved last.
+/// Each step increases (depth, passes) lexicographically, so the DAG has no cycle; a recorded
+/// pass then a move and the same move as a colour repeat reach one vertex, as on the board.
+type PosKey = (u64, u32, u32, Rel);
+
+impl Cursor {
+    /// Apply a step to the replayed corner and the key parts.
+    fn apply(&mut self, step: &Step) {
+        match step {
+            Step::Move(m) => {
+                if let Point::At { x, y } = m.point {
+                    self.board.play(x, y, m.colour.stone());
+                    self.depth += 1;
+                    self.passes = 0;
+                } else {
+                    self.passes += 1;
+                }
+                self.last = m.colour;
+            }
+            Step::Setup(stones) => {
+                for s in stones {
+                    self.board.place(s.x, s.y, s.colour.map_or(0, Rel::stone));
+                }
+                self.depth += 1;
+                self.passes = 0;
+            }
+        }
+    }
+    fn key(&self) -> PosKey {
+        (self.board.hash, self.depth, self.passes, self.last)
+    }
+}
 
 /// A joseki DAG. Vertex 0 is the empty corner. Import and decode keep vertices numbered in
 /// depth-first order of first visit, so equal DAGs compare equal.
@@ -292,6 +328,7 @@ impl Tree {
             vertex: 0,
             board: Replay::new(self.size),
             depth: 0,
+            passes: 0,
             last: Rel::Opposite,
             trie: 0,
         }
@@ -322,23 +359,10 @@ impl Tree {
     pub fn step(&mut self, at: &Cursor, mut step: Step) -> Cursor {
         self.ensure_index();
         let mut next = at.clone();
-        match &mut step {
-            Step::Move(m) => {
-                if let Point::At { x, y } = m.point {
-                    next.board.play(x, y, m.colour.stone());
-                    m.symmetric = next.board.diagonally_symmetric();
-                } else {
-                    m.symmetric = false;
-                }
-                next.last = m.colour;
-            }
-            Step::Setup(stones) => {
-                for s in stones.iter() {
-                    next.board.place(s.x, s.y, s.colour.map_or(0, Rel::stone));
-                }
-            }
+        next.apply(&step);
+        if let Step::Move(m) = &mut step {
+            m.symmetric = m.point != Point::Pass && next.board.diagonally_symmetric();
         }
-        next.depth += 1;
         let key = step.key();
         let is_move = step.as_move().is_some();
         // Source-tree identity, for the bytes-per-move denominator.
@@ -361,7 +385,7 @@ impl Tree {
             next.vertex = e.to;
             return next;
         }
-        let pos: PosKey = (next.board.hash, next.depth, next.last);
+        let pos: PosKey = next.key();
         let target = match self.merge.then(|| self.index.get(&pos).copied()).flatten() {
             Some(v) => v,
             None => {
@@ -449,25 +473,10 @@ impl Tree {
                 }
                 seen[e.to as usize] = true;
                 let mut n = c.clone();
-                match &e.step {
-                    Step::Move(m) => {
-                        if let Point::At { x, y } = m.point {
-                            n.board.play(x, y, m.colour.stone());
-                        }
-                        n.last = m.colour;
-                    }
-                    Step::Setup(stones) => {
-                        for s in stones {
-                            n.board.place(s.x, s.y, s.colour.map_or(0, Rel::stone));
-                        }
-                    }
-                }
-                n.depth += 1;
+                n.apply(&e.step);
                 n.vertex = e.to;
                 if self.merge {
-                    self.index
-                        .entry((n.board.hash, n.depth, n.last))
-                        .or_insert(e.to);
+                    self.index.entry(n.key()).or_insert(e.to);
                 }
                 stack.push(n);
             }

@@ -8,7 +8,10 @@
 //!   boards up to 19) are kept as tenuki moves.
 //! * Mid-tree `AB`/`AW`/`AE` become a setup edge holding their stones (corner frame, relative
 //!   colours); the lines below it stay apart from the same moves played without those stones,
-//!   and the walker never enters them for a plain move list.
+//!   and the walker enters them once the stones are played.
+//! * Conventions (`Conventions::Auto`) come from the form of the move comments, per file
+//!   ([`detect`]): GNU Go's class comments (a first line of one class character), Pachi's
+//!   first-line tags, else plain. Marks (`MA`, `SQ`) are no evidence.
 //! * Types: GNU Go's class is the first character of the move's comment (`U` urgent, `J`/`S`
 //!   normal, `j`/`s` minor, `T` trick, `t` tenuki-ok, `0`/`a`/`A` bad); Pachi's first-line tags
 //!   `<bad>` bad, `<don't>`/`<avoid>` ignore, `<tenuki>` tenuki-ok (`<later>`, `<3x3>` are hints
@@ -25,13 +28,143 @@ use sgf_parse::go::{self, Prop};
 /// Which file's conventions give the move types.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Conventions {
-    /// Pachi if any comment starts with a `<tag>`, GNU Go if the file has `MA`/`SQ` marks or
-    /// GNU Go's header, plain otherwise.
+    /// Detected from the form of the move comments ([`detect`]): GNU Go's class comments,
+    /// Pachi's first-line tags, plain when neither is clear.
     #[default]
     Auto,
     GnuGo,
     Pachi,
     Plain,
+}
+
+impl Conventions {
+    /// The name used by the CLI (`auto`, `gnugo`, `pachi`, `plain`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Conventions::Auto => "auto",
+            Conventions::GnuGo => "gnugo",
+            Conventions::Pachi => "pachi",
+            Conventions::Plain => "plain",
+        }
+    }
+}
+
+/// What one file's move comments look like, and the conventions used for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct Detected {
+    /// The conventions the types were read with (never `Auto`).
+    pub conventions: Conventions,
+    /// `true` when chosen by [`detect`] (`Conventions::Auto`), `false` when given.
+    pub auto: bool,
+    /// Move comments in GNU Go's class form: a first line that is one class character.
+    pub class_comments: usize,
+    /// Move comments whose first line is Pachi tags only (`<bad>`, `<don't> <3x3>`, ...).
+    pub tag_comments: usize,
+    /// Other move comments (ordinary text), not counting GNU Go's `#`, `:`, `;`, `>` lines.
+    pub other_comments: usize,
+}
+
+impl std::fmt::Display for Detected {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} ({}; move comments: {} GNU Go class, {} Pachi tag, {} other)",
+            self.conventions.name(),
+            if self.auto { "detected" } else { "given" },
+            self.class_comments,
+            self.tag_comments,
+            self.other_comments
+        )
+    }
+}
+
+/// GNU Go's class characters (`patterns/joseki.c`, `identify_move_type`).
+const GNUGO_CLASSES: &[char] = &['U', 'u', 'J', 'j', 'S', 's', 'T', 't', '0', 'a', 'A'];
+/// Pachi's tags (its `joseki/README`).
+const PACHI_TAGS: &[&str] = &["bad", "don't", "avoid", "tenuki", "later", "3x3"];
+
+/// The form of one move comment.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Form {
+    /// GNU Go: the first line is one class character (further lines are `#` comments, the
+    /// `:` colon line, `;` constraints, `>` actions).
+    Class,
+    /// GNU Go's other lines (`#`, `:`, `;`, `>` first), or empty: no evidence either way.
+    Neutral,
+    /// Pachi: the first line is tags only.
+    Tags,
+    Other,
+}
+
+fn comment_form(comment: &str) -> Form {
+    let first = comment.lines().next().unwrap_or("").trim_end();
+    let mut chars = first.chars();
+    match (chars.next(), chars.next()) {
+        (None, _) => return Form::Neutral,
+        (Some(c), None) if GNUGO_CLASSES.contains(&c) => return Form::Class,
+        (Some('#' | ':' | ';' | '>'), _) => return Form::Neutral,
+        _ => {}
+    }
+    // Tags only: `<tag>` words separated by blanks.
+    let mut rest = first.trim();
+    let mut tags = 0;
+    while let Some(r) = rest.strip_prefix('<') {
+        let Some(end) = r.find('>') else { break };
+        if !PACHI_TAGS.contains(&&r[..end]) {
+            break;
+        }
+        tags += 1;
+        rest = r[end + 1..].trim_start();
+    }
+    if tags > 0 && rest.is_empty() {
+        Form::Tags
+    } else {
+        Form::Other
+    }
+}
+
+/// The conventions of a file from its move comments (`Conventions::Auto`):
+/// * GNU Go when class comments are at least 4 in 5 of the class and other comments (GNU Go's
+///   own files have a stray sentence or two among hundreds of class letters), and no Pachi tags;
+/// * Pachi when some comment's first line is Pachi tags and none is a GNU Go class (Pachi's
+///   files also hold untagged remarks, which type nothing);
+/// * plain otherwise: ordinary comments, `MA`/`SQ` marks or not, give no types.
+pub fn detect(root: &SgfNode<Prop>) -> Detected {
+    let mut d = Detected::default();
+    let mut stack = vec![root];
+    while let Some(n) = stack.pop() {
+        let mut has_move = false;
+        let mut comment = None;
+        for p in n.properties() {
+            match p {
+                Prop::B(_) | Prop::W(_) => has_move = true,
+                Prop::C(t) => comment = Some(&t.text),
+                _ => {}
+            }
+        }
+        if let (true, Some(c)) = (has_move, comment) {
+            match comment_form(c) {
+                Form::Class => d.class_comments += 1,
+                Form::Tags => d.tag_comments += 1,
+                Form::Other => d.other_comments += 1,
+                Form::Neutral => {}
+            }
+        }
+        stack.extend(n.children());
+    }
+    d.conventions = decide(&d);
+    d.auto = true;
+    d
+}
+
+fn decide(d: &Detected) -> Conventions {
+    if d.class_comments > 0 && d.tag_comments == 0 && d.class_comments >= 4 * d.other_comments {
+        Conventions::GnuGo
+    } else if d.tag_comments > 0 && d.class_comments == 0 {
+        Conventions::Pachi
+    } else {
+        Conventions::Plain
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -69,28 +202,55 @@ pub fn import_sgf(text: &str, conventions: Conventions) -> Result<Tree, SgfError
 }
 
 /// Import one SGF file and add its lines to `tree` (for unions of several files). Call
-/// [`Tree::canonicalize`] when done.
+/// [`Tree::canonicalize`] when done. Returns the conventions used (detected for `Auto`).
 pub fn import_sgf_into(
     tree: &mut Tree,
     text: &str,
     conventions: Conventions,
-) -> Result<(), SgfError> {
+) -> Result<Detected, SgfError> {
     let start = find_start(text)?;
     let body = &text[start..];
     let node_offsets = prescan(body).map_err(|e| SgfError::at(e.offset + start, e.reason))?;
     let trees = sgf_parse::parse(body).map_err(|e| SgfError::at(start, format!("SGF: {e}")))?;
-    let conventions = match conventions {
-        Conventions::Auto => detect(text),
-        c => c,
+    let roots = trees
+        .iter()
+        .map(|gt| gt.as_go_node())
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|e| SgfError::at(start, format!("SGF: {e}")))?;
+    // One verdict for the file, from the comments of all its game trees.
+    let mut found = Detected::default();
+    for root in &roots {
+        let d = detect(root);
+        found.class_comments += d.class_comments;
+        found.tag_comments += d.tag_comments;
+        found.other_comments += d.other_comments;
+    }
+    let used = match conventions {
+        Conventions::Auto => {
+            let mut d = found;
+            d.conventions = Conventions::Auto;
+            d.conventions = decide(&d);
+            d.auto = true;
+            d
+        }
+        c => Detected {
+            conventions: c,
+            auto: false,
+            ..found
+        },
     };
     let mut index = 0usize;
-    for gt in &trees {
-        let root = gt
-            .as_go_node()
-            .map_err(|e| SgfError::at(start, format!("SGF: {e}")))?;
-        import_game(tree, root, conventions, &node_offsets, start, &mut index)?;
+    for root in roots {
+        import_game(
+            tree,
+            root,
+            used.conventions,
+            &node_offsets,
+            start,
+            &mut index,
+        )?;
     }
-    Ok(())
+    Ok(used)
 }
 
 fn find_start(text: &str) -> Result<usize, SgfError> {
@@ -108,16 +268,6 @@ fn find_start(text: &str) -> Result<usize, SgfError> {
         i = at + 1;
     }
     Err(SgfError::at(0, "no SGF game tree (`(;`) found"))
-}
-
-fn detect(text: &str) -> Conventions {
-    if text.contains("C[<") {
-        Conventions::Pachi
-    } else if text.contains("GNU Go") || text.contains("MA[") || text.contains("SQ[") {
-        Conventions::GnuGo
-    } else {
-        Conventions::Plain
-    }
 }
 
 /// Structural scan: balanced trees, closed values, identifiers where expected, bounded depth.
@@ -431,7 +581,7 @@ fn import_node(
 pub fn classify(conventions: Conventions, comment: &str) -> MoveType {
     match conventions {
         Conventions::GnuGo => match comment.chars().next() {
-            Some('U') => MoveType::Urgent,
+            Some('U' | 'u') => MoveType::Urgent,
             Some('j' | 's') => MoveType::Minor,
             Some('T') => MoveType::Trick,
             Some('t') => MoveType::TenukiOk,

@@ -7,7 +7,8 @@
 //! in which moves count (moves outside it are play elsewhere). Colours are taken relative to the
 //! first move inside the rectangle, so either colour may open the corner. A colour repeat (the
 //! other side played elsewhere) follows a recorded tenuki if the book has one, else a move
-//! stored with the colour exception. Lines below setup stones are never entered.
+//! stored with the colour exception. Lines below setup stones are entered once the stones are
+//! played (`fast::setup_step`); the old per-frame path ([`Walker::follow`]) never enters them.
 //!
 //! Lookups allocate nothing: the caller provides the moves and the output buffer.
 
@@ -282,8 +283,17 @@ impl<'a> Walker<'a> {
         moves: impl Iterator<Item = (Rel, Point)>,
         parsed: &mut usize,
     ) -> (Option<usize>, Rel, usize, bool) {
-        let mut list = self.root();
-        let mut last = Rel::Opposite;
+        self.follow_rel_from(self.root(), Rel::Opposite, moves, parsed)
+    }
+
+    /// [`Walker::follow_rel`] from the list `list` reached by a move of colour `last`.
+    pub(crate) fn follow_rel_from(
+        &self,
+        mut list: Option<usize>,
+        mut last: Rel,
+        moves: impl Iterator<Item = (Rel, Point)>,
+        parsed: &mut usize,
+    ) -> (Option<usize>, Rel, usize, bool) {
         let mut n = 0;
         for (rel, point) in moves {
             let Some(at) = list else {
@@ -490,6 +500,11 @@ impl<'a> Walker<'a> {
                 skip_list(&self.l, e.end, &mut parsed).ok()?
             };
         }
+    }
+
+    /// The list at the root of the blob, for [`Walker::follow_rel_from`].
+    pub(crate) fn root_list(&self) -> Option<usize> {
+        self.root()
     }
 
     /// Bytes parsed to follow `line` (corner frame, relative colours); `None` if not in book.

@@ -55,13 +55,32 @@ fn point_name(size: u8, x: i32, y: i32) -> String {
         .unwrap_or_default()
 }
 
+/// The board drawing's character for one point: stones, then `#` for a rejected point (a
+/// reject wins over any suggestion there, as the legend says), then the best suggestion's mark.
+fn board_mark(point: lens_vm::Point, best: Option<char>, rejected: bool) -> char {
+    match point {
+        lens_vm::Point::Stone(Colour::Black) => 'X',
+        lens_vm::Point::Stone(Colour::White) => 'O',
+        _ if rejected => '#',
+        _ => best.unwrap_or('.'),
+    }
+}
+
 fn main() {
-    let text = match std::env::args().nth(1) {
-        Some(path) => std::fs::read_to_string(&path).unwrap_or_else(|e| {
-            eprintln!("demo: {path}: {e}");
-            std::process::exit(2)
-        }),
-        None => POSITION.to_string(),
+    let (text, origin) = match std::env::args().nth(1) {
+        Some(path) => (
+            std::fs::read_to_string(&path).unwrap_or_else(|e| {
+                eprintln!("demo: {path}: {e}");
+                std::process::exit(2)
+            }),
+            format!("position: {path}"),
+        ),
+        None => (
+            POSITION.to_string(),
+            "position: the built-in 13x13 middle game (`POSITION` in stdlib-patterns/examples/demo.rs; \
+             pass a diagram FILE for another)"
+                .to_string(),
+        ),
     };
     let board = Board::from_diagram(&text).unwrap_or_else(|e| {
         eprintln!("demo: bad position: {e}");
@@ -123,6 +142,7 @@ fn main() {
         rom.class_count(),
         lens_stdlib::ROM_BYTES.len()
     );
+    println!("{origin}");
     println!(
         "Suggestions for {who}: lower-case letter = best suggestion's class, # = rejected point\n"
     );
@@ -134,13 +154,11 @@ fn main() {
         let row = point_name(size, 0, y)[1..].to_string();
         let mut cells = Vec::new();
         for x in 0..size as i32 {
-            let c = match board.get(x, y) {
-                lens_vm::Point::Stone(Colour::Black) => 'X',
-                lens_vm::Point::Stone(Colour::White) => 'O',
-                _ if best.contains_key(&(x, y)) => best[&(x, y)].1,
-                _ if rejected.contains_key(&(x, y)) => '#',
-                _ => '.',
-            };
+            let c = board_mark(
+                board.get(x, y),
+                best.get(&(x, y)).map(|b| b.1),
+                rejected.contains_key(&(x, y)),
+            );
             cells.push(c.to_string());
         }
         println!("{row:>3} {}", cells.join(" "));
@@ -389,4 +407,18 @@ fn order(
         }
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rejected_point_shows_hash_even_with_a_suggestion() {
+        assert_eq!(board_mark(lens_vm::Point::Empty, Some('t'), true), '#');
+        assert_eq!(board_mark(lens_vm::Point::Empty, Some('t'), false), 't');
+        assert_eq!(board_mark(lens_vm::Point::Empty, None, false), '.');
+        let black = lens_vm::Point::Stone(Colour::Black);
+        assert_eq!(board_mark(black, Some('t'), true), 'X');
+    }
 }

@@ -243,6 +243,51 @@ fn captures_a_string_in_atari() {
 }
 
 #[test]
+fn the_learned_policy_captures_a_string_in_atari_and_never_fills_its_eyes() {
+    let board = Board::from_diagram(
+        "
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . X . . . . .
+        . . X O X . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        . . . . . . . . .
+        to_move: B",
+    )
+    .unwrap();
+    let policy = || engine::Policy::new(lens_stdlib::policy_rom(), lens_stdlib::POLICY).unwrap();
+    let mut e = Engine::with_board(board);
+    e.set_policy(policy());
+    let c = e.choose(Colour::Black);
+    assert_eq!(name(c.at, 9), "D5", "{c:?}");
+    assert!(matches!(c.source, Source::Policy(v) if v > 0), "{c:?}");
+    // Self-play by the policy stays legal and ends without filling an eye of its own.
+    let mut e = Engine::new(9).unwrap();
+    e.set_policy(policy());
+    let mut colour = Colour::Black;
+    let mut passes = 0;
+    for _ in 0..300 {
+        let before = e.board().clone();
+        let c = e.genmove(colour);
+        match c.at {
+            None => passes += 1,
+            Some((x, y)) => {
+                passes = 0;
+                assert!(!true_eye(&before, colour, x, y), "{c:?}");
+            }
+        }
+        if passes == 2 {
+            break;
+        }
+        colour = colour.opponent();
+    }
+    assert_eq!(passes, 2, "the game ends");
+}
+
+#[test]
 fn passes_rather_than_filling_its_eyes() {
     // Black owns the board but two one-point eyes: Black must not fill them (it would kill
     // itself) and White may not play there (suicide): both pass.
@@ -368,4 +413,36 @@ quit
     assert_eq!(out, expected);
     assert_eq!(engine.size(), 13);
     assert_eq!(engine.record().len(), 3);
+}
+
+#[test]
+fn a_line_of_invalid_utf8_gets_an_error_and_the_session_goes_on() {
+    let mut script = b"name\n".to_vec();
+    script.extend_from_slice(b"play b \xff\xfe\n");
+    script.extend_from_slice(b"1 protocol_version\n");
+    let mut engine = Engine::new(9).unwrap();
+    let mut out = Vec::new();
+    protocol::run(&mut engine, &script[..], &mut out).unwrap();
+    let out = String::from_utf8(out).unwrap();
+    assert_eq!(
+        out,
+        "= Lens stdlib engine\n\n? invalid UTF-8 in the command line\n\n=1 2\n\n"
+    );
+}
+
+#[test]
+fn captures_on_a_full_board_rather_than_passing() {
+    // Black fills a 9x9 board but A1: White's A1 takes all 80 stones (their last liberty).
+    // No class sees shape there and no big point is left, yet passing would be absurd.
+    let mut rows = vec![vec!['X'; 9]; 9];
+    rows[8][0] = '.';
+    let text: String = rows
+        .iter()
+        .map(|r| r.iter().map(|c| format!("{c} ")).collect::<String>() + "\n")
+        .collect();
+    let board = Board::from_diagram(&text).unwrap();
+    let mut e = Engine::with_board(board);
+    let c = e.choose(Colour::White);
+    assert_eq!(name(c.at, 9), "A1", "{c:?}");
+    assert_eq!(c.source, Source::Capture(80));
 }

@@ -25,6 +25,7 @@ fn state(b: &Board, me: Colour, x: i32, y: i32) -> u8 {
 use lens_vm::board::BoardView;
 
 #[test]
+#[cfg_attr(no_shared_data, ignore = "needs ../shared/data beside the repository")]
 fn brute_force_with_the_import_conventions_equals_gnugo() {
     let Some(dir) = data_dir() else { return };
     let boards = positions(&dir);

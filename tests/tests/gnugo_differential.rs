@@ -156,6 +156,7 @@ fn key_of(rom: &Rom<'_>, db: &Db, pos: &str, colour: Colour, m: &Match) -> Key {
 }
 
 #[test]
+#[cfg_attr(no_shared_data, ignore = "needs ../shared/data beside the repository")]
 fn lens_matches_equal_gnugo_on_every_oracle_database() {
     let Some(dir) = data_dir() else { return };
     let boards = positions(&dir);

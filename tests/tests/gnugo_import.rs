@@ -107,6 +107,7 @@ const COUNTS: &[(&str, usize, usize)] = &[
 ];
 
 #[test]
+#[cfg_attr(no_shared_data, ignore = "needs ../shared/data beside the repository")]
 fn every_public_database_imports() {
     let Some(dir) = data_dir() else { return };
     let mut report = String::new();
@@ -157,6 +158,7 @@ fn every_public_database_imports() {
 /// The full imports (constraints, externs, globals) compile with zero errors, and the output is
 /// canonical: the Lens formatter leaves it unchanged.
 #[test]
+#[cfg_attr(no_shared_data, ignore = "needs ../shared/data beside the repository")]
 fn every_public_database_compiles_and_is_canonical() {
     let Some(dir) = data_dir() else { return };
     for &(file, _, _) in COUNTS {

@@ -58,6 +58,7 @@ fn check(name: &str, tree: &Tree) {
 }
 
 #[test]
+#[cfg_attr(no_shared_data, ignore = "needs ../shared/data beside the repository")]
 fn every_data_file_round_trips_in_both_encodings() {
     let Some(files) = data::joseki_files() else {
         return;
@@ -75,6 +76,7 @@ fn every_data_file_round_trips_in_both_encodings() {
 }
 
 #[test]
+#[cfg_attr(no_shared_data, ignore = "needs ../shared/data beside the repository")]
 fn text_form_round_trips_every_data_file() {
     let Some(files) = data::joseki_files() else {
         return;

@@ -160,6 +160,7 @@ fn mutate(text: &[u8], rng: &mut Rng) -> Vec<u8> {
 }
 
 #[test]
+#[cfg_attr(no_shared_data, ignore = "needs ../shared/data beside the repository")]
 fn mutated_data_files_give_errors_with_offsets_never_panics() {
     let Some(files) = data::joseki_files() else {
         return;
@@ -222,4 +223,68 @@ fn mutated_blobs_give_errors_never_panics() {
         }
     }
     assert!(errors > 1000, "{errors}");
+}
+
+#[test]
+fn conventions_are_detected_by_the_form_of_the_comments_not_by_marks() {
+    use lens_joseki::import_sgf_into;
+    let detect = |sgf: &str| {
+        let mut t = Tree::new();
+        let d = import_sgf_into(&mut t, sgf, Conventions::Auto).unwrap();
+        t.canonicalize();
+        (d, to_text(&t).trim().to_string())
+    };
+    // Marks and ordinary English comments whose first letters are GNU Go classes
+    // (T, a, s, j, U): plain, no types.
+    let (d, text) = detect(
+        "(;GM[1]SZ[19];B[pd]MA[pd]C[This move is covered as usual.];W[qf]SQ[qf]\
+         C[a common approach];B[nc]MA[nc]C[shape]\n(;W[qc]C[Joseki];B[qd])(;W[rd]C[Urgent]))",
+    );
+    assert_eq!(d.conventions, Conventions::Plain, "{d}");
+    assert_eq!((d.class_comments, d.other_comments), (0, 5), "{d}");
+    assert!(d.auto);
+    assert!(!text.contains(':'), "no types: {text}");
+    // GNU Go's form: one class letter on the first line, then `#`, `:` or `;` lines; one
+    // stray sentence among them is tolerated (typed by its first letter, as GNU Go does).
+    let (d, text) = detect(
+        "GNU Go header\n(;GM[1]SZ[19];B[pd]C[U\n#approach];W[qf]C[T\n:8,shape(3)];B[nc]C[j]\
+         ;W[qc]C[S];B[qd]C[0];W[rd]C[This leads to a fight])",
+    );
+    assert_eq!(d.conventions, Conventions::GnuGo, "{d}");
+    assert_eq!((d.class_comments, d.other_comments), (5, 1));
+    assert_eq!(text, "d4:urgent c6:trick f3:minor c3 c4:bad b4:trick");
+    // Class letters mixed with as many sentences: unsure, so plain.
+    let (d, _) = detect("(;GM[1]SZ[19];B[pd]C[U];W[qf]C[T];B[nc]C[Good shape];W[qc]C[a trick])");
+    assert_eq!(d.conventions, Conventions::Plain, "{d}");
+    // Pachi's tags (remarks without tags are fine); tags mixed with class letters: plain.
+    let (d, text) = detect("(;GM[1]SZ[19];B[pd];W[qf]C[<don't> <3x3>\nslow];B[nc]C[ugly shape])");
+    assert_eq!(d.conventions, Conventions::Pachi, "{d}");
+    assert_eq!(text, "d4 c6:ignore f3");
+    let (d, _) = detect("(;GM[1]SZ[19];B[pd]C[<bad>];W[qf]C[T])");
+    assert_eq!(d.conventions, Conventions::Plain, "{d}");
+    // Given conventions are used as given and reported so.
+    let mut t = Tree::new();
+    let d = import_sgf_into(&mut t, "(;B[pd]C[This]MA[pd])", Conventions::GnuGo).unwrap();
+    assert_eq!((d.conventions, d.auto), (Conventions::GnuGo, false));
+    assert_eq!(
+        d.to_string(),
+        "gnugo (given; move comments: 0 GNU Go class, 0 Pachi tag, 1 other)"
+    );
+}
+
+#[test]
+fn the_data_files_are_detected_as_their_authors_conventions() {
+    use lens_joseki::import_sgf_into;
+    let Some(files) = data::joseki_files() else {
+        return;
+    };
+    for (name, text) in &files {
+        let d = import_sgf_into(&mut Tree::new(), text, Conventions::Auto).unwrap();
+        let want = if name.starts_with("gnugo") {
+            Conventions::GnuGo
+        } else {
+            Conventions::Pachi
+        };
+        assert_eq!(d.conventions, want, "{name}: {d}");
+    }
 }

@@ -19,6 +19,7 @@ fn stats_of_a_hand_written_dictionary() {
 }
 
 #[test]
+#[cfg_attr(no_shared_data, ignore = "needs ../shared/data beside the repository")]
 fn stats_of_every_data_file_and_the_union() {
     let Some(files) = data::joseki_files() else {
         return;
@@ -39,6 +40,7 @@ fn stats_of_every_data_file_and_the_union() {
 /// both on the plain tree (`F:tree`) and with transpositions merged (`F:posdag`). The tree counts
 /// the research lists (moves, leaves, max depth, passes, typed) are equal.
 #[test]
+#[cfg_attr(no_shared_data, ignore = "needs ../shared/data beside the repository")]
 fn fotland_lands_on_the_research_per_file_figures() {
     const TOLERANCE: f64 = 0.01;
     let Some(files) = data::joseki_files() else {
@@ -103,6 +105,7 @@ fn a_common_pass_is_a_one_byte_fotland_entry() {
 /// The entry classes of both walkable encodings account for every byte and every move, and a
 /// blob coded with another book's code space (the shipped-table estimate) decodes to its tree.
 #[test]
+#[cfg_attr(no_shared_data, ignore = "needs ../shared/data beside the repository")]
 fn entry_classes_cover_the_blob_and_foreign_code_spaces_round_trip() {
     let Some(files) = data::joseki_files() else {
         return;

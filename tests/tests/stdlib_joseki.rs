@@ -441,6 +441,7 @@ fn known_depth(w: &Walker<'_>, line: &[RelMove]) -> (usize, Vec<MoveType>) {
 }
 
 #[test]
+#[cfg_attr(no_shared_data, ignore = "needs ../shared/data beside the repository")]
 fn every_line_is_found_in_the_third_party_books() {
     let Some((blob, each)) = oracle() else { return };
     let walker = Walker::new(&blob).unwrap();

@@ -261,7 +261,15 @@ impl<'r> Scanner<'r> {
                 self.found.push(((y * 32 + x) as u16, m.pattern, value));
             }
         }
-        self.found.sort_unstable();
+        // A scan reports point by point (row by row); the results of `=> *` patterns are their
+        // foci, so only each point's few matches need sorting. Other results: sort them all.
+        if self.found.is_sorted_by_key(|f| f.0) {
+            for run in self.found.chunk_by_mut(|a, b| a.0 == b.0) {
+                run.sort_unstable();
+            }
+        } else {
+            self.found.sort_unstable();
+        }
         self.found.dedup();
         &self.found
     }

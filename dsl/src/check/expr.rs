@@ -220,10 +220,15 @@ impl Ctx<'_> {
                 format!("`{}` is a global: use it without arguments", name.node)
             } else {
                 let names: Vec<&str> = builtins::BUILTINS.iter().map(|b| b.name).collect();
-                format!(
-                    "built-in tests: {}; or declare `extern {}(...) cost N;`",
-                    names.join(", "),
-                    name.node
+                let externs = self.externs.keys().copied();
+                crate::diagnostics::with_suggestion(
+                    &name.node,
+                    names.iter().copied().chain(externs),
+                    format!(
+                        "built-in tests: {}; or declare `extern {}(...) cost N;`",
+                        names.join(", "),
+                        name.node
+                    ),
                 )
             };
             self.err(

@@ -315,7 +315,11 @@ fn resolve_class<'p>(cx: &mut Ctx<'p>, name: &Ident) -> Option<&'p Class> {
         let help = if known.is_empty() {
             "no class is declared: add `class NAME { ... }`".to_string()
         } else {
-            format!("declared classes: {}", known.join(", "))
+            crate::diagnostics::with_suggestion(
+                &name.node,
+                known.iter().copied(),
+                format!("declared classes: {}", known.join(", ")),
+            )
         };
         cx.err(
             Diagnostic::error(

@@ -136,7 +136,11 @@ fn unknown_word(
             span,
             format!("not a {what}"),
         )
-        .with_help(format!("expected one of: {allowed}")),
+        .with_help(crate::diagnostics::with_suggestion(
+            word,
+            allowed.split(", "),
+            format!("expected one of: {allowed}"),
+        )),
     );
 }
 
@@ -628,9 +632,21 @@ pub fn parse_error(
                 Span::new(l, r),
                 "unexpected here",
             );
-            match expected_list(&expected) {
-                Some(h) => d.with_help(h),
-                None => d,
+            let help = expected_list(&expected);
+            // A misspelt keyword (`priorty`) lexes as an identifier where a keyword was due.
+            let keywords = expected
+                .iter()
+                .map(|e| e.trim_matches('"'))
+                .filter(|e| e.len() > 1 && e.bytes().all(|b| b.is_ascii_lowercase() || b == b'_'));
+            let suggestion = match tok {
+                Tok::Ident(word) => crate::diagnostics::did_you_mean(word, keywords),
+                _ => None,
+            };
+            match (suggestion, help) {
+                (Some(k), Some(h)) => d.with_help(format!("did you mean `{k}`? {h}")),
+                (Some(k), None) => d.with_help(format!("did you mean `{k}`?")),
+                (None, Some(h)) => d.with_help(h),
+                (None, None) => d,
             }
         }
         ParseError::ExtraToken { token: (l, tok, r) } => Diagnostic::error(

@@ -1,14 +1,14 @@
 //! The engine lookup: the moves played on the board, every corner in both orientations (the
-//! 8 orientations) and either colour, RiscIgo's rectangles from the half boards down to the
-//! quarter board; and the incremental cursor it is built on.
+//! 8 orientations) and either colour, rectangles from the whole board through RiscIgo's half
+//! boards down to the quarter board; and the incremental cursor it is built on.
 //!
 //! Work is done once where frames coincide:
 //! * colours are relative to the first move inside a rectangle, so the two colours that may
 //!   open a corner are one walk;
 //! * the two orientations of a corner (transposed or not) share one walk while every move so
 //!   far lies on the corner's diagonal (4-4, 3-3, 5-5 ...), and split at the first move off it;
-//! * the three rectangles of a corner share the quarter board's walk until a move falls inside
-//!   a half board but outside the quarter (the half then copies the quarter's state);
+//! * the four rectangles of a corner share the quarter board's walk until a move falls inside
+//!   a larger one but outside the quarter (the larger one then copies the quarter's state);
 //! * a frame dies at its first move that is not in the book and costs nothing after that.
 //!
 //! Each move costs, per live frame, one probe of the transition table (`table`), or with a
@@ -100,10 +100,13 @@ impl BookLookup {
     }
 }
 
-/// Rectangles are numbered `corner * 3 + r`: `r` 0 is the corner's quarter board, 1 the half
+/// Rectangles are numbered `corner * 4 + r`: `r` 0 is the corner's quarter board, 1 the half
 /// board along its untransposed frame's x axis (full width), 2 the half along its y axis (full
-/// height). Walks are numbered `rect * 2 + t`, `t` 1 for the transposed orientation.
-const RECTS: usize = 12;
+/// height), 3 the whole board (a book line may hold moves anywhere: the opposite quarter, both
+/// half boards). Walks are numbered `rect * 2 + t`, `t` 1 for the transposed orientation.
+const RECTS: usize = 16;
+const PER_CORNER: usize = 4;
+const WHOLE: usize = 3;
 const WALKS: usize = 2 * RECTS;
 
 /// The region lanes a move adds one to, by its half boards (as [`RECTS_OF`]): quarter board
@@ -127,21 +130,22 @@ const REGION_INC: [u128; 16] = {
 };
 
 /// The quarter boards' bits.
-const QUARTERS: u16 = 0b001_001_001_001;
+const QUARTERS: u16 = 0x1111;
 
 /// (corner, r) of each rectangle.
 const RECT_CR: [(u8, u8); RECTS] = {
     let mut t = [(0, 0); RECTS];
     let mut i = 0;
     while i < RECTS {
-        t[i] = ((i / 3) as u8, (i % 3) as u8);
+        t[i] = ((i / PER_CORNER) as u8, (i % PER_CORNER) as u8);
         i += 1;
     }
     t
 };
 
 /// The rectangles holding a board point, by which half boards hold it (bit 0 the left half,
-/// 1 the right, 2 the top, 3 the bottom; the middle line of an odd board is in both).
+/// 1 the right, 2 the top, 3 the bottom; the middle line of an odd board is in both). Every
+/// corner's whole board holds every point.
 const RECTS_OF: [u16; 16] = {
     let mut t = [0u16; 16];
     let mut h = 0;
@@ -153,14 +157,15 @@ const RECTS_OF: [u16; 16] = {
             let in_h1 = h & (if c & 2 != 0 { 8 } else { 4 }) != 0;
             let in_h2 = h & (if c & 1 != 0 { 2 } else { 1 }) != 0;
             if in_h1 && in_h2 {
-                t[h] |= 1 << (c * 3);
+                t[h] |= 1 << (c * 4);
             }
             if in_h1 {
-                t[h] |= 1 << (c * 3 + 1);
+                t[h] |= 1 << (c * 4 + 1);
             }
             if in_h2 {
-                t[h] |= 1 << (c * 3 + 2);
+                t[h] |= 1 << (c * 4 + 2);
             }
+            t[h] |= 1 << (c * 4 + 3);
             c += 1;
         }
         h += 1;
@@ -172,7 +177,7 @@ const RECTS_OF: [u16; 16] = {
 /// continuations whenever needed. It is `Copy` (about 400 bytes, no heap), so an engine can
 /// save and restore it around a search.
 ///
-/// The 24 frames (4 corners x 3 rectangles x 2 orientations) are walks; bitmasks say which are
+/// The 32 frames (4 corners x 4 rectangles x 2 orientations) are walks; bitmasks say which are
 /// alive, which rectangle has its own walks and which orientations still share one, so a move
 /// costs one table probe per live walk it falls in and nothing for dead ones.
 #[derive(Clone, Copy, Debug)]
@@ -191,8 +196,11 @@ pub struct BookCursor<'w, 'a> {
     /// quarter boards by corner, then the top, bottom, left and right half boards (the moves
     /// inside a rectangle, see [`BookCursor::n`]).
     regions: u128,
+    /// Moves on the board (the whole board's count).
+    on_board: u32,
     /// Rectangles with walks of their own: a quarter board from its first move; a half board
-    /// shares its quarter's walks until it holds a move the quarter does not.
+    /// or the whole board shares its quarter's walks until it holds a move the quarter does
+    /// not.
     own: u16,
     /// Rectangles whose transposed walk still equals the untransposed one (every move so far
     /// on the corner's diagonal); the two are stepped once and kept equal.
@@ -222,19 +230,17 @@ impl<'w, 'a> BookCursor<'w, 'a> {
             mask,
             rects: (0..4)
                 .filter(|c| mask & (1 << c) != 0)
-                .fold(0, |m, c| m | 7 << (3 * c)),
+                .fold(0, |m, c| m | 0xF << (PER_CORNER * c)),
             played: 0,
             work: Work::default(),
             regions: 0,
+            on_board: 0,
             own: 0,
             shared: 0,
             done: 0,
             live: 0,
             first: [Colour::Black; RECTS],
-            at: [At {
-                list: LEAF,
-                last: Rel::Opposite,
-            }; WALKS],
+            at: [At::new(LEAF, Rel::Opposite); WALKS],
             followed: [0; WALKS],
             left: [u32::MAX; WALKS],
         }
@@ -258,14 +264,21 @@ impl<'w, 'a> BookCursor<'w, 'a> {
     /// Moves inside rectangle `r` of corner `c`.
     #[inline]
     fn n(&self, c: usize, r: usize) -> u32 {
+        if r == WHOLE {
+            return self.on_board;
+        }
         (self.regions >> (16 * [c, 4 + (c >> 1), 6 + (c & 1)][r]) & 0xFFFF) as u32
     }
 
     /// The rectangle whose walks rectangle `r` of corner `c` uses.
     #[inline]
     fn resolve(&self, c: usize, r: usize) -> usize {
-        let i = c * 3 + r;
-        if self.own & (1 << i) != 0 { i } else { c * 3 }
+        let i = c * PER_CORNER + r;
+        if self.own & (1 << i) != 0 {
+            i
+        } else {
+            c * PER_CORNER
+        }
     }
 
     #[inline]
@@ -288,11 +301,12 @@ impl<'w, 'a> BookCursor<'w, 'a> {
             // No region holds more moves than were played: no lane overflows.
             self.regions += REGION_INC[h];
         }
+        self.on_board += 1;
         let holds = RECTS_OF[h];
-        // A half board without walks of its own, for a move in its quarter, is played as the
-        // quarter.
+        // A larger rectangle without walks of its own, for a move in its quarter, is played
+        // as the quarter.
         let quarters = holds & QUARTERS;
-        let sharing = (quarters << 1 | quarters << 2) & !self.own;
+        let sharing = (quarters << 1 | quarters << 2 | quarters << 3) & !self.own;
         let mut todo = holds & self.rects & !self.done & !sharing;
         while todo != 0 {
             let i = todo.trailing_zeros() as usize;
@@ -380,9 +394,16 @@ impl<'w, 'a> BookCursor<'w, 'a> {
     #[inline(always)]
     fn step_walk(&mut self, j: usize, rel: Rel, p: (u8, u8), k: u32) {
         let at = self.at[j];
+        let rel = if at.flip { rel.flip() } else { rel };
         let next = match self.table {
-            Some(t) => t.step_xy(at, rel, p.0, p.1, &mut self.work.probes),
-            None => self
+            Some(t) if at.got == 0 => t
+                .step_xy(at, rel, p.0, p.1, &mut self.work.probes)
+                .map(|n| At { flip: at.flip, ..n })
+                .or_else(|| {
+                    self.walker
+                        .missed(at, rel, Point::at(p.0, p.1), &mut self.work)
+                }),
+            _ => self
                 .walker
                 .step(at, rel, Point::at(p.0, p.1), &mut self.work),
         };
@@ -398,11 +419,13 @@ impl<'w, 'a> BookCursor<'w, 'a> {
         }
     }
 
-    /// The book's answer for the moves played so far. Continuations come from every corner in
-    /// the book, from every orientation in the book in its deciding rectangle (for a position
-    /// symmetric about the diagonal, both reflections), without duplicates. With a named
-    /// corner that is `Empty`, its first moves in both orientations, coloured for `to_move`.
-    /// Does not change the cursor.
+    /// The book's answer for the moves played so far, for `to_move`. Continuations come from
+    /// every corner in the book, from every orientation in the book in its deciding rectangle
+    /// (for a position symmetric about the diagonal, both reflections), without duplicates;
+    /// only moves of `to_move` are offered, and when `to_move` also made the rectangle's last
+    /// move (the other side played elsewhere or passed), the book's moves after the other
+    /// side's recorded tenuki too. With a named corner that is `Empty`, its first moves in both
+    /// orientations, coloured for `to_move`. Does not change the cursor.
     pub fn lookup(&self, to_move: Colour, out: &mut [Continuation]) -> BookLookup {
         let w = self.walker;
         let mut work = self.work;
@@ -416,14 +439,15 @@ impl<'w, 'a> BookCursor<'w, 'a> {
                 (self.half, self.half),
                 (self.size, self.half),
                 (self.half, self.size),
+                (self.size, self.size),
             ];
             let book = &mut corners[c];
-            // Largest rectangles first: the two half boards (the one holding more moves
-            // first), then the quarter.
+            // Largest rectangles first: the whole board, the two half boards (the one holding
+            // more moves first), then the quarter.
             let order = if self.n(c, 2) > self.n(c, 1) {
-                [2usize, 1, 0]
+                [WHOLE, 2usize, 1, 0]
             } else {
-                [1, 2, 0]
+                [WHOLE, 1, 2, 0]
             };
             let found = order.into_iter().find(|&r| {
                 let i = self.resolve(c, r);
@@ -438,14 +462,20 @@ impl<'w, 'a> BookCursor<'w, 'a> {
                     if self.alive(i, t) {
                         book.orientations |= 1 << t;
                         let frame = book.frame(self.size, t == 1);
-                        w.list_into(
-                            self.at[2 * i + t],
-                            &frame,
-                            self.first[i],
-                            out,
-                            &mut n,
-                            &mut work.parsed,
-                        );
+                        let at = w.settle(self.at[2 * i + t], &mut work);
+                        // The colour the book calls `Same` (the first stone's, or the other
+                        // one after a line that opened with the other side's setup stones).
+                        let first = if at.flip {
+                            self.first[i].opponent()
+                        } else {
+                            self.first[i]
+                        };
+                        let want = if to_move == first {
+                            Rel::Same
+                        } else {
+                            Rel::Opposite
+                        };
+                        w.list_for(at, &frame, first, want, out, &mut n, &mut work);
                     }
                 }
                 continue;

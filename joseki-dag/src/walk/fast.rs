@@ -9,7 +9,7 @@
 
 use super::{Colour, Continuation, Frame, Walker};
 use crate::codec::compact::CLASS_BITS;
-use crate::codec::{Encoding, Layout, VIRTUAL, is_virtual, read_entry};
+use crate::codec::{Encoding, Layout, RawEntry, VIRTUAL, is_virtual, read_entry};
 use crate::model::{MoveType, Point, Rel};
 
 /// No child list (a leaf).
@@ -40,11 +40,40 @@ pub(crate) fn list_pos(list: u32) -> usize {
 
 /// Where a walk stands: the child list of the position reached (`LEAF`: nothing follows) and
 /// the colour of the move that reached it. The empty corner acts as if `Opposite` moved last.
+///
+/// While the stones of a setup are being played (`got != 0`), `list` stays the list holding
+/// the setup edges, `got` has bit `2k + f` for its `k`-th setup edge still a candidate (`f`:
+/// with colours reversed) and `played` counts the stones played. `flip`: the line opened with
+/// setup stones and its colours are the reverse of those relative to the first stone played
+/// (the engine flips them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct At {
     pub list: u32,
     pub last: Rel,
+    pub flip: bool,
+    pub played: u8,
+    /// While pending: `1 + 2k + f` when candidate `(k, f)` has all its stones on the board but
+    /// a larger candidate is still alive (0: none); the walk settles on it
+    /// ([`Walker::settle`]) if the next move is no stone of the larger one.
+    pub done: u8,
+    pub got: u32,
 }
+
+impl At {
+    pub(crate) const fn new(list: u32, last: Rel) -> At {
+        At {
+            list,
+            last,
+            flip: false,
+            played: 0,
+            done: 0,
+            got: 0,
+        }
+    }
+}
+
+/// Setup edges of one list that a walk considers (two candidate bits each in `At::got`).
+pub(crate) const MAX_SETUPS: usize = 16;
 
 /// The work a walk did: blob bytes parsed (scans and listings) and table probes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -87,14 +116,14 @@ impl Walker<'_> {
     /// The empty corner.
     #[inline]
     pub(crate) fn root_at(&self) -> At {
-        At {
-            list: if self.l.root < self.l.bytes.len() {
+        At::new(
+            if self.l.root < self.l.bytes.len() {
                 self.l.root as u32
             } else {
                 LEAF
             },
-            last: Rel::Opposite,
-        }
+            Rel::Opposite,
+        )
     }
 
     /// The meta bits and point byte of a one-byte entry at `pos` (a real offset, Compact).
@@ -106,16 +135,221 @@ impl Walker<'_> {
     }
 
     /// Play (`rel`, `point`) from `at`. A colour repeat (the other side played elsewhere)
-    /// follows a recorded tenuki if the list has no colour-exception move for it.
+    /// follows a recorded tenuki if the list has no colour-exception move for it. A move that
+    /// is no move of the list but a stone of one of its setup edges starts that setup
+    /// ([`Walker::setup_step`]).
     #[inline]
     pub(crate) fn step(&self, at: At, rel: Rel, point: Point, work: &mut Work) -> Option<At> {
         if at.list == LEAF {
             return None;
         }
-        if let Some(t) = &self.table {
-            return t.step(at, rel, point, &mut work.probes);
+        if at.got != 0 {
+            return self.setup_step(at, rel, point, work);
         }
-        self.scan_step(at, rel, point, &mut work.parsed)
+        let next = match &self.table {
+            Some(t) => t.step(at, rel, point, &mut work.probes),
+            None => self.scan_step(at, rel, point, &mut work.parsed),
+        };
+        next.map(|n| At { flip: at.flip, ..n })
+            .or_else(|| self.missed(at, rel, point, work))
+    }
+
+    /// A move that is not in the list: the stone of a setup edge there, else a recorded
+    /// tenuki then the move (see `Transitions::after_tenuki`).
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn missed(&self, at: At, rel: Rel, point: Point, work: &mut Work) -> Option<At> {
+        if let Some(n) = self.setup_step(at, rel, point, work) {
+            return Some(n);
+        }
+        let n = match &self.table {
+            Some(t) => t.after_tenuki(at, rel, point, &mut work.probes),
+            None => self.scan_tenuki(at, rel, point, &mut work.parsed),
+        };
+        n.map(|n| At { flip: at.flip, ..n })
+    }
+
+    /// Setup edges: their stones count as on the board when they are played (in any order,
+    /// each with its colour) where the line holds the setup. At a list holding setup edges, a
+    /// move that is no move of the list starts a setup: every setup edge of the list (the
+    /// first [`MAX_SETUPS`]) holding that stone stays a candidate, and at the root, also with
+    /// colours reversed (a line that opens with setup stones has colours relative to its first
+    /// move, which may come after stones of the other colour). Each further stone keeps the
+    /// candidates that hold it; when one has all its added stones on the board (the first in
+    /// list order), the walk stands below it, and the side that moved last is the one before
+    /// the setup, as in the book; while a larger candidate is still alive the walk waits (and
+    /// settles on the complete one if the next move is no stone of the larger). Removed stones
+    /// (`AE`) are not checked.
+    #[cold]
+    #[inline(never)]
+    pub(crate) fn setup_step(&self, at: At, rel: Rel, point: Point, work: &mut Work) -> Option<At> {
+        let Point::At { x, y } = point else {
+            return None;
+        };
+        if at.list == LEAF || at.list & VBIT != 0 {
+            return None;
+        }
+        let (candidates, played) = if at.got != 0 {
+            (at.got, at.played)
+        } else {
+            if let Some(t) = &self.table {
+                work.probes += 1;
+                if !t.has_setup(at.list) {
+                    return None;
+                }
+            }
+            // Both colour readings at the root only.
+            let flips = if at == self.root_at() { 0b11 } else { 0b01 };
+            (flips * 0x5555_5555u32, 0u8)
+        };
+        let played = played.saturating_add(1);
+        let mut got = 0u32;
+        let mut done: Option<(RawEntry, usize, usize)> = None;
+        let mut larger = false;
+        for k in 0..MAX_SETUPS {
+            if candidates >> (2 * k) & 3 == 0 {
+                continue;
+            }
+            let Some(e) = self.setup_entry(at.list, k, work) else {
+                break;
+            };
+            let (stones, count) = e.setup?;
+            for f in 0..2 {
+                if candidates >> (2 * k + f) & 1 == 0 {
+                    continue;
+                }
+                let want = if f == 1 { rel.flip() } else { rel };
+                let (mut added, mut holds) = (0usize, false);
+                for i in 0..count {
+                    let (a, b) = (
+                        self.l.bytes[stones + 2 * i],
+                        self.l.bytes[stones + 2 * i + 1],
+                    );
+                    let colour = match a >> 6 {
+                        0 => Rel::Same,
+                        1 => Rel::Opposite,
+                        _ => continue, // a removed stone
+                    };
+                    added += 1;
+                    holds |= (a & 0x3f, b, colour) == (x, y, want);
+                }
+                if !holds {
+                    continue;
+                }
+                if added == played as usize {
+                    if done.is_none() {
+                        done = Some((e, k, f));
+                    }
+                } else {
+                    got |= 1 << (2 * k + f);
+                    larger = true;
+                }
+            }
+        }
+        match done {
+            Some((e, _, f)) if !larger => Some(At {
+                flip: at.flip ^ (f == 1),
+                ..At::new(e.children().map_or(LEAF, list_key), at.last)
+            }),
+            Some((_, k, f)) => Some(At {
+                got,
+                played,
+                done: (1 + 2 * k + f) as u8,
+                ..at
+            }),
+            None if got != 0 => Some(At {
+                got,
+                played,
+                done: 0,
+                ..at
+            }),
+            None if at.done != 0 => {
+                // No stone of a larger setup: the complete one stands, and this move is played
+                // below it (colours read as that setup's).
+                let below = self.settle(at, work);
+                let rel = if below.flip != at.flip {
+                    rel.flip()
+                } else {
+                    rel
+                };
+                self.step(below, rel, point, work)
+            }
+            None => None,
+        }
+    }
+
+    /// A walk waiting on a setup with a complete candidate stands below that candidate;
+    /// any other walk as it is.
+    pub(crate) fn settle(&self, at: At, work: &mut Work) -> At {
+        if at.got == 0 || at.done == 0 {
+            return at;
+        }
+        let d = (at.done - 1) as usize;
+        match self.setup_entry(at.list, d / 2, work) {
+            Some(e) => At {
+                flip: at.flip ^ (d % 2 == 1),
+                ..At::new(e.children().map_or(LEAF, list_key), at.last)
+            },
+            None => at,
+        }
+    }
+
+    /// The `k`-th setup entry of the list `list` (a blob offset).
+    pub(crate) fn setup_entry(&self, list: u32, k: usize, work: &mut Work) -> Option<RawEntry> {
+        let pos = match &self.table {
+            Some(t) => {
+                work.probes += 1;
+                t.setup_at(list, k)? as usize
+            }
+            None => {
+                let mut pos = list as usize;
+                let mut seen = 0;
+                loop {
+                    let e = read_entry(&self.l, pos).ok()?;
+                    work.parsed += e.end - e.start;
+                    if e.setup.is_some() {
+                        if seen == k {
+                            break pos;
+                        }
+                        seen += 1;
+                    }
+                    if !e.has_sibling {
+                        return None;
+                    }
+                    pos = match e.skip.filter(|_| e.inline_children()) {
+                        Some(next) => next,
+                        None if e.inline_children() => self.skip(e.end, &mut work.parsed)?,
+                        None => e.end,
+                    };
+                }
+            }
+        };
+        read_entry(&self.l, pos).ok().filter(|e| e.setup.is_some())
+    }
+
+    /// Where the other side's recorded tenuki at `at` leads (for the side that moved last
+    /// to move again), if the list has one.
+    pub(crate) fn after_pass(&self, at: At, work: &mut Work) -> Option<At> {
+        if at.list == LEAF || at.got != 0 {
+            return None;
+        }
+        let child = match &self.table {
+            Some(t) => {
+                work.probes += 1;
+                t.get(at.list, Point::Pass, false)?
+            }
+            None => {
+                self.seek(
+                    list_pos(at.list),
+                    at.last,
+                    Point::Pass,
+                    at.last.flip(),
+                    &mut work.parsed,
+                )?
+                .list
+            }
+        };
+        Some(At::new(child, at.last.flip()))
     }
 
     /// [`Walker::step`] by scanning the blob (the walker without a table, and the reference
@@ -131,18 +365,22 @@ impl Walker<'_> {
         if at.list == LEAF {
             return None;
         }
+        self.seek(list_pos(at.list), at.last, point, rel, parsed)
+    }
+
+    /// A recorded tenuki then the move, by scanning (as `Transitions::after_tenuki`).
+    fn scan_tenuki(&self, at: At, rel: Rel, point: Point, parsed: &mut usize) -> Option<At> {
+        if at.list == LEAF || point == Point::Pass {
+            return None;
+        }
         let list = list_pos(at.list);
-        if let Some(next) = self.seek(list, at.last, point, rel, parsed) {
-            return Some(next);
+        // A recorded tenuki (of the other side, or of the same side, see `Transitions::step`),
+        // then the move.
+        let p = self.seek(list, at.last, Point::Pass, at.last.flip(), parsed)?;
+        if p.list == LEAF {
+            return None;
         }
-        if rel == at.last && point != Point::Pass {
-            let p = self.seek(list, at.last, Point::Pass, at.last.flip(), parsed)?;
-            if p.list == LEAF {
-                return None;
-            }
-            return self.seek(list_pos(p.list), p.last, point, rel, parsed);
-        }
-        None
+        self.seek(list_pos(p.list), p.last, point, rel, parsed)
     }
 
     /// The entry for (`rel`, `point`) in the list at `list` (after a move of colour `pc`).
@@ -166,14 +404,14 @@ impl Walker<'_> {
             if let Some((m, p)) = self.one_byte(pos) {
                 *parsed += 1;
                 if p as u16 == want {
-                    return Some(At {
-                        list: if m & CHILD != 0 {
+                    return Some(At::new(
+                        if m & CHILD != 0 {
                             list_key(pos + 1)
                         } else {
                             LEAF
                         },
-                        last: rel,
-                    });
+                        rel,
+                    ));
                 }
                 if m & SIB == 0 {
                     return None;
@@ -188,10 +426,7 @@ impl Walker<'_> {
             let e = read_entry(&self.l, pos).ok()?;
             *parsed += e.end - e.start;
             if e.setup.is_none() && e.point == point && e.colour(pc) == rel {
-                return Some(At {
-                    list: e.children().map_or(LEAF, list_key),
-                    last: rel,
-                });
+                return Some(At::new(e.children().map_or(LEAF, list_key), rel));
             }
             if !e.has_sibling {
                 return None;
@@ -238,7 +473,8 @@ impl Walker<'_> {
     /// Call `f` on every move entry of the list at `at` (setup entries are not moves).
     #[inline]
     pub(crate) fn each(&self, at: At, parsed: &mut usize, mut f: impl FnMut(View)) {
-        if at.list == LEAF {
+        // In the middle of a setup: no book position, nothing to list.
+        if at.list == LEAF || at.got != 0 {
             return;
         }
         let mut pos = list_pos(at.list);
@@ -313,7 +549,46 @@ impl Walker<'_> {
         n: &mut usize,
         parsed: &mut usize,
     ) {
+        self.list_colour(at, frame, first, None, out, n, parsed);
+    }
+
+    /// The book's moves at `at` for the side to move (`want`, relative to `first`): the moves
+    /// of that colour in the list; when that side also moved last (the other side played
+    /// elsewhere), also the moves after the other side's recorded tenuki.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn list_for(
+        &self,
+        at: At,
+        frame: &Frame,
+        first: Colour,
+        want: Rel,
+        out: &mut [Continuation],
+        n: &mut usize,
+        work: &mut Work,
+    ) {
+        self.list_colour(at, frame, first, Some(want), out, n, &mut work.parsed);
+        if want == at.last
+            && let Some(p) = self.after_pass(at, work)
+        {
+            self.list_colour(p, frame, first, Some(want), out, n, &mut work.parsed);
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn list_colour(
+        &self,
+        at: At,
+        frame: &Frame,
+        first: Colour,
+        want: Option<Rel>,
+        out: &mut [Continuation],
+        n: &mut usize,
+        parsed: &mut usize,
+    ) {
         self.each(at, parsed, |v| {
+            if want.is_some_and(|w| w != v.colour) {
+                return;
+            }
             let board = match v.point {
                 Point::Pass => None,
                 Point::At { x, y } => match frame.to_board(x, y) {

@@ -22,6 +22,9 @@ struct Slot {
 }
 
 const EMPTY: u64 = u64::MAX;
+/// The bottom half of the key that marks a list holding setup edges; `SETUP_MARK | 1 + k`
+/// gives its `k`-th setup entry's offset.
+const SETUP_MARK: u64 = 1 << 18;
 
 /// (list, point, colour exception) -> child list.
 #[derive(Clone, Debug)]
@@ -34,7 +37,8 @@ pub(crate) struct Transitions {
 }
 
 /// The key of a move in a list: the list in the top half; the point (`x << 8 | y`, a pass
-/// `1 << 16`) and the colour exception (`1 << 17`) in the bottom half.
+/// `1 << 16`) and the colour exception (`1 << 17`) in the bottom half. [`SETUP_MARK`] alone in
+/// the bottom half marks a list that holds setup edges.
 #[inline(always)]
 fn key(list: u32, point: Point, exception: bool) -> u64 {
     let p = match point {
@@ -45,8 +49,8 @@ fn key(list: u32, point: Point, exception: bool) -> u64 {
 }
 
 impl Transitions {
-    /// Every move entry of every list reachable from the root (setup lines are never entered,
-    /// so their lists are left out unless a move also leads there). The blob was validated.
+    /// Every move entry of every list reachable from the root (below setup edges too), and a
+    /// mark on each list that holds setup edges. The blob was validated.
     pub(crate) fn build(l: &Layout<'_>) -> Transitions {
         let n = l.bytes.len();
         let mut moves: Vec<(u64, u32)> = Vec::new();
@@ -65,13 +69,24 @@ impl Transitions {
             lists += 1;
             let lk = list_key(list);
             let mut pos = list;
+            let mut setups = 0;
             while let Ok(e) = read_entry(l, pos) {
                 if e.setup.is_none() {
                     let child = e.children().map_or(LEAF, list_key);
                     moves.push((key(lk, e.point, e.colour_exception), child));
-                    if let Some(c) = e.children() {
-                        stack.push(c);
+                } else {
+                    if setups == 0 {
+                        moves.push(((lk as u64) << 32 | SETUP_MARK, LEAF));
                     }
+                    // The k-th setup entry's offset.
+                    moves.push((
+                        (lk as u64) << 32 | SETUP_MARK | (1 + setups),
+                        e.start as u32,
+                    ));
+                    setups += 1;
+                }
+                if let Some(c) = e.children() {
+                    stack.push(c);
                 }
                 if !e.has_sibling {
                     break;
@@ -108,7 +123,7 @@ impl Transitions {
                 }
                 if s.key == EMPTY {
                     *s = Slot { key: k, child };
-                    entries += 1;
+                    entries += (k & SETUP_MARK == 0) as usize;
                     break;
                 }
                 i = (i + 1) & (cap - 1);
@@ -135,32 +150,32 @@ impl Transitions {
         *probes += 1;
         let exception = rel == at.last;
         let k = (at.list as u64) << 32 | ((x as u64) << 8 | y as u64) | (exception as u64) << 17;
-        match self.get_key(k) {
-            Some(child) => Some(At {
-                list: child,
-                last: rel,
-            }),
-            None if exception => self.after_tenuki(at, Point::at(x, y), probes),
-            None => None,
-        }
+        self.get_key(k).map(|child| At::new(child, rel))
     }
 
-    /// A colour repeat not in the list: the other side played elsewhere, so a recorded tenuki,
-    /// then the move (no colour exception after the tenuki).
+    /// A move not in the list: a recorded tenuki, then the move. After the other side's tenuki
+    /// the move is a colour repeat on the board (`rel == at.last`); after the same side's, the
+    /// book's move is its colour exception (the other side's tenuki went unrecorded).
     #[cold]
     #[inline(never)]
-    fn after_tenuki(&self, at: At, point: Point, probes: &mut usize) -> Option<At> {
+    pub(crate) fn after_tenuki(
+        &self,
+        at: At,
+        rel: Rel,
+        point: Point,
+        probes: &mut usize,
+    ) -> Option<At> {
+        if point == Point::Pass || at.list == LEAF {
+            return None;
+        }
         *probes += 1;
         let p = self.get(at.list, Point::Pass, false)?;
         if p == LEAF {
             return None;
         }
         *probes += 1;
-        let child = self.get(p, point, false)?;
-        Some(At {
-            list: child,
-            last: at.last,
-        })
+        let child = self.get(p, point, rel != at.last)?;
+        Some(At::new(child, rel))
     }
 
     #[inline(always)]
@@ -180,31 +195,24 @@ impl Transitions {
         }
     }
 
-    /// Play (`rel`, `point`) from `at` (not a leaf), as `Walker::step` defines it. Counts probes.
+    /// The move (`rel`, `point`) of the list at `at` (not a leaf), as `Walker::step` reads
+    /// it first. Counts probes.
     #[inline(always)]
     pub(crate) fn step(&self, at: At, rel: Rel, point: Point, probes: &mut usize) -> Option<At> {
         *probes += 1;
-        if let Some(child) = self.get(at.list, point, rel == at.last) {
-            return Some(At {
-                list: child,
-                last: rel,
-            });
-        }
-        if rel == at.last && point != Point::Pass {
-            // The other side played elsewhere: a recorded tenuki, then the move.
-            *probes += 1;
-            let p = self.get(at.list, Point::Pass, false)?;
-            if p == LEAF {
-                return None;
-            }
-            *probes += 1;
-            let child = self.get(p, point, false)?;
-            return Some(At {
-                list: child,
-                last: rel,
-            });
-        }
-        None
+        self.get(at.list, point, rel == at.last)
+            .map(|child| At::new(child, rel))
+    }
+
+    /// The list holds setup edges.
+    #[inline]
+    pub(crate) fn has_setup(&self, list: u32) -> bool {
+        self.get_key((list as u64) << 32 | SETUP_MARK).is_some()
+    }
+
+    /// The blob offset of the `k`-th setup entry of the list.
+    pub(crate) fn setup_at(&self, list: u32, k: usize) -> Option<u32> {
+        self.get_key((list as u64) << 32 | SETUP_MARK | (1 + k as u64))
     }
 
     /// Lists and move entries held.
@@ -226,7 +234,7 @@ impl Transitions {
         let mut v: Vec<_> = self
             .slots
             .iter()
-            .filter(|s| s.key != EMPTY)
+            .filter(|s| s.key != EMPTY && s.key & SETUP_MARK == 0)
             .map(|s| {
                 let list = (s.key >> 32) as u32;
                 let p = s.key as u32;
@@ -309,14 +317,17 @@ mod tests {
             }
             candidates.truncate(plain);
             let mut parsed = 0;
-            w.each(
-                At {
-                    list,
-                    last: Rel::Opposite,
-                },
-                &mut parsed,
-                |v| candidates.push(v.point),
-            );
+            w.each(At::new(list, Rel::Opposite), &mut parsed, |v| {
+                candidates.push(v.point)
+            });
+            // Lists below setup edges are in the table too.
+            for k in 0..crate::walk::fast::MAX_SETUPS {
+                let mut work = Work::default();
+                match w.setup_entry(list, k, &mut work) {
+                    Some(e) => stack.push(e.children().map_or(LEAF, list_key)),
+                    None => break,
+                }
+            }
             for &point in &candidates {
                 for exception in [false, true] {
                     let rel = if exception { Rel::Opposite } else { Rel::Same };

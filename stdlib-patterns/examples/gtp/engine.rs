@@ -11,7 +11,13 @@
 //!    any class rejects (`reject *`) is dropped.
 //! 3. **Big points**: when the best pattern move is small, a point on the third or fourth line
 //!    as far as possible from every stone (the opening, where the classes see no shape).
-//! 4. **Pass** when nothing is left.
+//! 4. **Captures**: with neither, the safe move that takes the most stones.
+//! 5. **Pass** when nothing is left.
+//!
+//! With a learned policy ([`Engine::set_policy`]: `gtp --policy`, `docs/learning.md`) the
+//! engine instead plays the legal move with the best policy score (the sum of the values of the
+//! class's patterns that match it), skipping moves its own checks refuse; no joseki, no big
+//! points.
 //!
 //! Every candidate, whatever its source, must also pass the engine's own checks: legal, not a
 //! repetition of an earlier position (positional superko), not a self-atari that captures
@@ -54,8 +60,12 @@ pub enum Source {
     JosekiOpening,
     /// The best-scoring pattern suggestion (its summed value).
     Pattern(i32),
+    /// The best move of the learned policy (its score).
+    Policy(i32),
     /// A big point far from every stone.
     BigPoint,
+    /// No pattern and no big point, but a capture (the stones taken).
+    Capture(u32),
     /// Nothing sensible left.
     Pass,
 }
@@ -98,6 +108,23 @@ pub struct Engine {
     classes: Vec<ClassId>,
     scratch: Scratch,
     slots: Vec<Match>,
+    /// The learned policy's image, when the engine plays by it.
+    policy: Option<Policy>,
+}
+
+/// A learned move-prediction class and the scanner that scores its moves.
+pub struct Policy {
+    scanner: lens_compiler::learn::features::Scanner<'static>,
+}
+
+impl Policy {
+    /// The class `class` of `rom`; `None` when the image has no such class.
+    pub fn new(rom: Rom<'static>, class: &str) -> Option<Policy> {
+        let id = rom.class_by_name(class)?;
+        Some(Policy {
+            scanner: lens_compiler::learn::features::Scanner::new(rom, id),
+        })
+    }
 }
 
 impl Engine {
@@ -132,7 +159,18 @@ impl Engine {
             classes,
             scratch: Scratch::new(),
             slots: vec![Match::EMPTY; 4096],
+            policy: None,
         }
+    }
+
+    /// Plays by a learned policy class from now on (see the module docs).
+    pub fn set_policy(&mut self, policy: Policy) {
+        self.policy = Some(policy);
+    }
+
+    /// Takes the policy away (to hand it to a fresh engine).
+    pub fn take_policy(&mut self) -> Option<Policy> {
+        self.policy.take()
     }
 
     pub fn board(&self) -> &Board {
@@ -195,6 +233,18 @@ impl Engine {
         if self.board.history_len() + 2 >= HISTORY_CAPACITY {
             self.board.clear_history();
         }
+        if self.policy.is_some() {
+            return match self.policy_move(colour) {
+                Some((at, score)) => Choice {
+                    at: Some(at),
+                    source: Source::Policy(score),
+                },
+                None => Choice {
+                    at: None,
+                    source: Source::Pass,
+                },
+            };
+        }
         if let Some(choice) = self.joseki(colour) {
             return choice;
         }
@@ -213,11 +263,41 @@ impl Engine {
                 at: Some(b),
                 source: Source::BigPoint,
             },
-            (None, None) => Choice {
-                at: None,
-                source: Source::Pass,
+            (None, None) => match self.capture(colour) {
+                Some((at, taken)) => Choice {
+                    at: Some(at),
+                    source: Source::Capture(taken),
+                },
+                None => Choice {
+                    at: None,
+                    source: Source::Pass,
+                },
             },
         }
+    }
+
+    /// The safe move that captures the most stones, before passing: on a nearly full board
+    /// no class may see shape, yet a move can still take a whole group.
+    fn capture(&mut self, colour: Colour) -> Option<((i32, i32), u32)> {
+        let n = self.board.size() as i32;
+        let mut best: Option<((i32, i32), u32)> = None;
+        for y in 0..n {
+            for x in 0..n {
+                if self.board.get(x, y) != Point::Empty {
+                    continue;
+                }
+                let before = self.stone_count(colour.opponent());
+                if self.board.play(colour, x, y).is_err() {
+                    continue;
+                }
+                let taken = before - self.stone_count(colour.opponent());
+                self.board.undo();
+                if taken > 0 && best.is_none_or(|b| taken > b.1) && self.safe(colour, (x, y)) {
+                    best = Some(((x, y), taken));
+                }
+            }
+        }
+        best
     }
 
     /// The joseki step: a book continuation for `colour`, or a first move in an empty corner.
@@ -332,6 +412,39 @@ impl Engine {
         // Highest value first; ties in board order (the BTreeMap's), so choices are repeatable.
         ranked.sort_by_key(|r| std::cmp::Reverse(r.1));
         ranked.into_iter().find(|&(at, _)| self.safe(colour, at))
+    }
+
+    /// The learned policy's best safe move for `colour` and its score: every legal point scored
+    /// by the class, best first (ties in board order).
+    fn policy_move(&mut self, colour: Colour) -> Option<((i32, i32), i32)> {
+        let mut policy = self.policy.take()?;
+        let mut moves = self
+            .record
+            .iter()
+            .rev()
+            .map(|m| m.at.map(|(x, y)| (x as i32, y as i32)));
+        let (last, prev) = (moves.next().flatten(), moves.next().flatten());
+        policy
+            .scanner
+            .host
+            .set_position(&mut self.board, colour, last, prev);
+        let found = policy.scanner.scan(&self.board, colour);
+        let mut scores: BTreeMap<(i32, i32), i32> = BTreeMap::new();
+        for &(point, _, value) in found {
+            let at = ((point % 32) as i32, (point / 32) as i32);
+            *scores.entry((at.1, at.0)).or_insert(0) += value;
+        }
+        let n = self.board.size() as i32;
+        let mut ranked: Vec<((i32, i32), i32)> = (0..n)
+            .flat_map(|y| (0..n).map(move |x| (x, y)))
+            .filter(|&(x, y)| self.board.get(x, y) == Point::Empty)
+            .map(|(x, y)| ((x, y), scores.get(&(y, x)).copied().unwrap_or(0)))
+            .collect();
+        // Best first; the sort is stable, so ties stay in board order.
+        ranked.sort_by_key(|r| std::cmp::Reverse(r.1));
+        let best = ranked.into_iter().find(|&(at, _)| self.safe(colour, at));
+        self.policy = Some(policy);
+        best
     }
 
     /// A safe point on the third or fourth line (from every edge) as far as possible from

@@ -35,8 +35,13 @@ pub const SIZES: std::ops::RangeInclusive<u8> = 9..=19;
 
 /// Runs a GTP session until `quit` or the end of the input. Errors are I/O errors only.
 pub fn run(engine: &mut Engine, input: impl BufRead, mut output: impl Write) -> io::Result<()> {
-    for line in input.lines() {
-        let line = line?;
+    for line in input.split(b'\n') {
+        // A line that is not UTF-8 gets an error answer; the session goes on.
+        let Ok(line) = String::from_utf8(line?) else {
+            write!(output, "? invalid UTF-8 in the command line\n\n")?;
+            output.flush()?;
+            continue;
+        };
         let Some(command) = preprocess(&line) else {
             continue;
         };
@@ -122,7 +127,8 @@ fn handle(engine: &mut Engine, name: &str, args: &[&str]) -> Result<String, Stri
             Ok(String::new())
         }
         "clear_board" => {
-            *engine = fresh(engine, engine.size());
+            let size = engine.size();
+            *engine = fresh(engine, size);
             Ok(String::new())
         }
         "komi" => {
@@ -169,9 +175,12 @@ fn handle(engine: &mut Engine, name: &str, args: &[&str]) -> Result<String, Stri
 }
 
 /// An empty board of `size` keeping the komi.
-fn fresh(old: &Engine, size: u8) -> Engine {
+fn fresh(old: &mut Engine, size: u8) -> Engine {
     let mut e = Engine::new(size).expect("sizes are checked by the caller");
     e.set_komi(old.komi());
+    if let Some(p) = old.take_policy() {
+        e.set_policy(p);
+    }
     e
 }
 

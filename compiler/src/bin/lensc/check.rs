@@ -25,9 +25,6 @@ pub struct Reporting {
     /// How diagnostics are printed.
     #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
     pub message_format: MessageFormat,
-    /// Colour in human diagnostics (`auto`: when stderr is a terminal and NO_COLOR is unset).
-    #[arg(long, value_enum, default_value_t = Color::Auto)]
-    pub color: Color,
     /// The name shown for standard input in diagnostics.
     #[arg(long, default_value = "<stdin>")]
     pub stdin_filename: String,
@@ -40,20 +37,58 @@ pub struct Args {
     pub inputs: Vec<PathBuf>,
     #[command(flatten)]
     pub reporting: Reporting,
+    /// Print nothing on success (no summary line).
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// Patterns in a program as `compile` counts them: glob members and each glob's header.
+fn pattern_count(program: &Program) -> usize {
+    fn glob(g: &lens_dsl::ast::Glob) -> usize {
+        1 + g
+            .members
+            .iter()
+            .map(|m| match m {
+                lens_dsl::ast::GlobMember::Pattern(_) => 1,
+                lens_dsl::ast::GlobMember::Glob(g) => glob(g),
+            })
+            .sum::<usize>()
+    }
+    let items = program.files.iter().flat_map(|(_, f)| &f.items);
+    items
+        .map(|i| match i {
+            lens_dsl::ast::Item::Pattern(_) => 1,
+            lens_dsl::ast::Item::Glob(g) => glob(g),
+            _ => 0,
+        })
+        .sum()
+}
+
+/// The closing line of `check` and `compile` when there were errors (both print the same).
+pub fn error_summary(errors: usize, warnings: usize, files: usize) {
+    eprintln!("error: {errors} error(s), {warnings} warning(s) in {files} file(s)");
+}
+
+/// `--color`, a global option (every subcommand takes it); set once by `main`.
+static COLOR: std::sync::OnceLock<Color> = std::sync::OnceLock::new();
+
+pub fn set_color(c: Color) {
+    let _ = COLOR.set(c);
+}
+
+/// Whether human diagnostics on stderr are coloured.
+pub fn use_color() -> bool {
+    match COLOR.get().copied().unwrap_or(Color::Auto) {
+        Color::Always => true,
+        Color::Never => false,
+        Color::Auto => {
+            std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                && std::io::stderr().is_terminal()
+        }
+    }
 }
 
 impl Reporting {
-    pub fn use_color(&self) -> bool {
-        match self.color {
-            Color::Always => true,
-            Color::Never => false,
-            Color::Auto => {
-                std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-                    && std::io::stderr().is_terminal()
-            }
-        }
-    }
-
     /// Prints diagnostics in the chosen format. Returns false if writing failed.
     pub fn emit(&self, sources: &lens_dsl::SourceMap, diags: &[Diagnostic]) -> bool {
         match self.message_format {
@@ -61,7 +96,7 @@ impl Reporting {
                 if diags.is_empty() {
                     return true;
                 }
-                let text = lens_dsl::render_human(sources, diags, self.use_color());
+                let text = lens_dsl::render_human(sources, diags, use_color());
                 let mut err = std::io::stderr().lock();
                 err.write_all(text.as_bytes()).is_ok()
             }
@@ -100,6 +135,7 @@ pub fn run(args: Args) -> u8 {
         }
     };
     diags.extend(lens_dsl::check(&program));
+    let diags = lens_compiler::sorted(diags);
     let errors = diags.iter().filter(|d| d.is_error()).count();
     let warnings = diags.len() - errors;
     if !args.reporting.emit(&program.sources, &diags) {
@@ -108,9 +144,12 @@ pub fn run(args: Args) -> u8 {
     if args.reporting.message_format == MessageFormat::Human {
         let files = program.sources.files.len();
         if errors > 0 {
-            eprintln!("error: {errors} error(s), {warnings} warning(s) in {files} file(s)");
-        } else if warnings > 0 {
-            eprintln!("checked {files} file(s): {warnings} warning(s)");
+            error_summary(errors, warnings, files);
+        } else if !args.quiet {
+            eprintln!(
+                "checked {files} file(s): {} pattern(s), {warnings} warning(s)",
+                pattern_count(&program)
+            );
         }
     }
     if errors > 0 { 1 } else { 0 }

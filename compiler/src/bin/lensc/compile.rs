@@ -43,6 +43,9 @@ pub struct Args {
     /// `compact` (each pattern once, RiscIgo's form; expanded at load, see docs/rom-format.md).
     #[arg(long, value_enum, default_value_t = ProfileArg::Fast)]
     pub profile: ProfileArg,
+    /// Print nothing on success (no summary line).
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 /// `--profile`.
@@ -74,7 +77,7 @@ pub fn report(
     let mut err = std::io::stderr().lock();
     match format {
         MessageFormat::Human => {
-            let color = std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+            let color = crate::check::use_color();
             let _ = write!(err, "{}", lens_dsl::render_human(sources, diags, color));
         }
         MessageFormat::Json => {
@@ -131,6 +134,11 @@ pub fn run(args: Args) -> u8 {
     match result {
         Err(diags) => {
             report(&sources, &diags, args.message_format);
+            if args.message_format == MessageFormat::Human {
+                let errors = diags.iter().filter(|d| d.is_error()).count();
+                let files = sources.files.len();
+                crate::check::error_summary(errors, diags.len() - errors, files);
+            }
             1
         }
         Ok(compiled) => {
@@ -142,7 +150,23 @@ pub fn run(args: Args) -> u8 {
                 std::fs::write(&output, &compiled.rom)
             };
             match written {
-                Ok(()) => 0,
+                Ok(()) => {
+                    if !args.quiet && args.message_format == MessageFormat::Human {
+                        let patterns = lens_vm::Rom::from_bytes(&compiled.rom)
+                            .map_or(0, |r| r.pattern_count());
+                        let to = if to_stdout {
+                            "standard output".to_string()
+                        } else {
+                            output.display().to_string()
+                        };
+                        eprintln!(
+                            "compiled {} file(s): {patterns} pattern(s), {} bytes -> {to}",
+                            sources.files.len(),
+                            compiled.rom.len()
+                        );
+                    }
+                    0
+                }
                 Err(e) => usage(format_args!("writing {}: {e}", output.display())),
             }
         }

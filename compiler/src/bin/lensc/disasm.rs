@@ -63,6 +63,15 @@ pub fn load_image_with(
         if inputs.len() == 1 && inputs[0].is_file() {
             match std::fs::read(&inputs[0]) {
                 Ok(b) if b.starts_with(&lens_vm::rom::MAGIC) => return Ok(b),
+                // Sniff before parsing: a binary or other file is not source with syntax errors.
+                Ok(_) if inputs[0].extension().is_none_or(|e| e != "lens") => {
+                    eprintln!(
+                        "error: {}: not a Lens ROM image (no `{}` magic at offset 0) and not a `.lens` source file",
+                        inputs[0].display(),
+                        String::from_utf8_lossy(&lens_vm::rom::MAGIC).escape_debug()
+                    );
+                    return Err(1);
+                }
                 Ok(_) => {}
                 Err(e) => {
                     eprintln!("error: {}: {e}", inputs[0].display());

@@ -37,7 +37,7 @@ pub struct GnugoArgs {
     /// sources are written (json; requires `-o`).
     #[arg(long, value_enum)]
     pub report: Option<ReportFormat>,
-    /// mkpat's options for every input, as GNU Go's patterns/Makefile.am passes them
+    /// The mkpat options for every input, as GNU Go's patterns/Makefile.am passes them
     /// (`--mkpat "-D -m -b"`; understood: -O -X -b -m -c -D -a; `-t FILE` is ignored).
     /// Default: GNU Go's options for its standard file names, else `-b`.
     #[arg(long, allow_hyphen_values = true, value_name = "OPTIONS")]

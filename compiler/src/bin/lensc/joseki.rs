@@ -1,8 +1,8 @@
 //! `lensc joseki build|stats|next`: joseki dictionaries from SGF or text, their blobs, lookups.
 
 use lens_joseki::{
-    BoardMove, BookState, Colour, Continuation, Conventions, Encoding, Frame, MoveType, Tree,
-    Walker, decode, encode, import_sgf_into, stats, text,
+    BoardMove, BookState, Colour, Continuation, Conventions, Detected, Encoding, Frame, MoveType,
+    Tree, Walker, decode, encode, import_sgf_into, stats, text,
 };
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -15,6 +15,20 @@ pub enum Command {
     Stats(StatsArgs),
     /// The continuations after a move list, on a small board diagram of the corner.
     Next(NextArgs),
+    /// Write an HTML page that walks the book by clicking (DIR/index.html).
+    Explore(ExploreArgs),
+}
+
+#[derive(clap::Args, Debug)]
+pub struct ExploreArgs {
+    #[command(flatten)]
+    pub input: Input,
+    /// Output directory (created).
+    #[arg(short, long, value_name = "DIR")]
+    pub output: PathBuf,
+    /// Positions to explore at most (breadth first; the page says when the book is larger).
+    #[arg(long, default_value_t = 50_000)]
+    pub max_nodes: usize,
 }
 
 #[derive(clap::Args, Debug)]
@@ -70,7 +84,45 @@ pub fn run(cmd: Command) -> u8 {
         Command::Build(a) => build(a),
         Command::Stats(a) => stats_cmd(a),
         Command::Next(a) => next(a),
+        Command::Explore(a) => explore(a),
     }
+}
+
+fn explore(a: ExploreArgs) -> u8 {
+    let tree = match load(&a.input, &mut Seen::new()) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return 1;
+        }
+    };
+    let blob = encode(&tree, Encoding::Compact);
+    let walker = Walker::new(&blob).expect("a blob just encoded");
+    let graph = lens_compiler::render::joseki::explore(&walker, a.max_nodes);
+    let title = a
+        .input
+        .inputs
+        .iter()
+        .map(|p| p.display().to_string())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let page = lens_compiler::render::joseki::explore_page(&format!("joseki: {title}"), &graph);
+    let out = a.output.join("index.html");
+    if let Err(e) = std::fs::create_dir_all(&a.output).and_then(|_| std::fs::write(&out, page)) {
+        eprintln!("error: {}: {e}", out.display());
+        return 2;
+    }
+    eprintln!(
+        "{}: {} positions{}",
+        out.display(),
+        graph.nodes.len(),
+        if graph.truncated {
+            " (truncated: raise --max-nodes)"
+        } else {
+            ""
+        }
+    );
+    0
 }
 
 fn read_input(path: &Path) -> Result<Vec<u8>, String> {
@@ -84,10 +136,18 @@ fn read_input(path: &Path) -> Result<Vec<u8>, String> {
     std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))
 }
 
+/// The conventions each SGF input was read with, for the report.
+type Seen = Vec<(String, Detected)>;
+
 /// Add one input to `tree`.
-fn load_into(tree: &mut Tree, path: &Path, conv: Conventions) -> Result<(), String> {
+fn load_into(
+    tree: &mut Tree,
+    path: &Path,
+    conv: Conventions,
+    seen: &mut Seen,
+) -> Result<(), String> {
     let bytes = read_input(path)?;
-    load_bytes_into(tree, path, bytes, conv)
+    load_bytes_into(tree, path, bytes, conv, seen)
 }
 
 fn load_bytes_into(
@@ -95,6 +155,7 @@ fn load_bytes_into(
     path: &Path,
     bytes: Vec<u8>,
     conv: Conventions,
+    seen: &mut Seen,
 ) -> Result<(), String> {
     let name = path.display().to_string();
     if bytes.starts_with(b"LJ") {
@@ -118,7 +179,10 @@ fn load_bytes_into(
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("sgf"))
     {
-        import_sgf_into(tree, &s, conv).map_err(|e| e.with_file(name).to_string())
+        let d =
+            import_sgf_into(tree, &s, conv).map_err(|e| e.with_file(name.clone()).to_string())?;
+        seen.push((name, d));
+        Ok(())
     } else {
         text::parse_text_into(tree, &s).map_err(|e| format!("{name}: {e}"))
     }
@@ -133,7 +197,7 @@ fn conventions(s: &str) -> Conventions {
     }
 }
 
-fn load(input: &Input) -> Result<Tree, String> {
+fn load(input: &Input, seen: &mut Seen) -> Result<Tree, String> {
     if let [one] = input.inputs.as_slice() {
         // A single blob is used as decoded (its move count stays the source tree's).
         let bytes = read_input(one)?;
@@ -141,7 +205,7 @@ fn load(input: &Input) -> Result<Tree, String> {
             return decode(&bytes).map_err(|e| format!("{}: {e}", one.display()));
         }
         let mut tree = Tree::with_options(19, !input.no_merge);
-        load_bytes_into(&mut tree, one, bytes, conventions(&input.conventions))?;
+        load_bytes_into(&mut tree, one, bytes, conventions(&input.conventions), seen)?;
         tree.canonicalize();
         return Ok(tree);
     }
@@ -149,15 +213,22 @@ fn load(input: &Input) -> Result<Tree, String> {
     let mut progress = crate::progress::Progress::new(input.inputs.len(), "files");
     for p in &input.inputs {
         progress.start(&p.display().to_string());
-        load_into(&mut tree, p, conventions(&input.conventions))?;
+        load_into(&mut tree, p, conventions(&input.conventions), seen)?;
         progress.done();
     }
     tree.canonicalize();
     Ok(tree)
 }
 
+/// One line per SGF input: the conventions its types were read with.
+fn conventions_report(seen: &Seen) -> String {
+    seen.iter()
+        .map(|(name, d)| format!("  conventions {name}: {d}\n"))
+        .collect()
+}
+
 fn build(a: BuildArgs) -> u8 {
-    let tree = match load(&a.input) {
+    let tree = match load(&a.input, &mut Seen::new()) {
         Ok(t) => t,
         Err(e) => {
             eprintln!("error: {e}");
@@ -197,18 +268,21 @@ fn stats_cmd(a: StatsArgs) -> u8 {
     if a.each {
         for p in &a.input.inputs {
             let mut t = Tree::with_options(19, !a.input.no_merge);
-            if let Err(e) = load_into(&mut t, p, conv) {
+            let mut seen = Seen::new();
+            if let Err(e) = load_into(&mut t, p, conv, &mut seen) {
                 eprintln!("error: {e}");
                 return 1;
             }
             t.canonicalize();
             print!("{}", stats::report(&p.display().to_string(), &t));
+            print!("{}", conventions_report(&seen));
         }
         if a.input.inputs.len() == 1 {
             return 0;
         }
     }
-    match load(&a.input) {
+    let mut seen = Seen::new();
+    match load(&a.input, &mut seen) {
         Ok(t) => {
             let name = if a.input.inputs.len() == 1 {
                 a.input.inputs[0].display().to_string()
@@ -216,6 +290,7 @@ fn stats_cmd(a: StatsArgs) -> u8 {
                 "union".into()
             };
             print!("{}", stats::report(&name, &t));
+            print!("{}", conventions_report(&seen));
             0
         }
         Err(e) => {
@@ -226,7 +301,7 @@ fn stats_cmd(a: StatsArgs) -> u8 {
 }
 
 fn next(a: NextArgs) -> u8 {
-    let tree = match load(&a.input) {
+    let tree = match load(&a.input, &mut Seen::new()) {
         Ok(t) => t,
         Err(e) => {
             eprintln!("error: {e}");
@@ -246,20 +321,37 @@ fn next(a: NextArgs) -> u8 {
     // Show the corner as the top-left corner of a 19x19 board, frame x = column, y = row.
     let frame = Frame::new(19, 0, false);
     let mut moves = Vec::new();
-    for &(black, point) in &line {
+    for (k, &(black, point)) in line.iter().enumerate() {
         let at = match point {
             lens_joseki::Point::Pass => None,
-            lens_joseki::Point::At { x, y } => frame.to_board(x, y),
+            lens_joseki::Point::At { x, y } => match frame.to_board(x, y) {
+                Some(at) => Some(at),
+                None => {
+                    eprintln!(
+                        "error: --moves: move {}, `{}{y}`, is off the 19x19 board",
+                        k + 1,
+                        (b'a' + x - 1) as char
+                    );
+                    return 1;
+                }
+            },
         };
         moves.push(BoardMove {
             colour: if black { Colour::Black } else { Colour::White },
             at,
         });
     }
+    // The side to move: the other side of the last move (a trailing `tenuki` is a move: the
+    // same side then plays again in this corner).
+    let to_move = match line.last() {
+        Some(&(true, _)) => Colour::White,
+        _ => Colour::Black,
+    };
     // The engine lookup of that corner: both orientations (a position symmetric about the
-    // diagonal shows both reflections of each book move) and RiscIgo's rectangles.
+    // diagonal shows both reflections of each book move), the whole board, RiscIgo's
+    // rectangles.
     let mut out = [Continuation::EMPTY; 64];
-    let r = walker.lookup(19, &moves, Some(0), Colour::Black, &mut out);
+    let r = walker.lookup(19, &moves, Some(0), to_move, &mut out);
     let corner = r.corners[0];
     if corner.state == BookState::OutOfBook {
         let k = corner.left_at.map_or(0, |i| i + 1);

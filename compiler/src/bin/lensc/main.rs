@@ -4,6 +4,7 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+mod catalogue;
 mod check;
 mod compile;
 mod disasm;
@@ -26,6 +27,9 @@ mod stats;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// Colour in human diagnostics (`auto`: when stderr is a terminal and NO_COLOR is unset).
+    #[arg(long, global = true, value_enum, default_value_t = check::Color::Auto)]
+    color: check::Color,
 }
 
 #[derive(Subcommand, Debug)]
@@ -48,6 +52,8 @@ enum Command {
     /// Convert foreign pattern databases into .lens source.
     #[command(subcommand)]
     Import(import::Command),
+    /// Write a static HTML site drawing every pattern and lens of a ROM (or of sources).
+    Catalogue(catalogue::Args),
     /// Harvest frequent shapes of played moves from game records into .lens patterns.
     Harvest(harvest::Args),
     /// Fit the values of a class on game records (MM / Bradley-Terry) and write them back.
@@ -58,6 +64,7 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    check::set_color(cli.color);
     let code = match cli.command {
         Command::Check(a) => check::run(a),
         Command::Fmt(a) => fmt::run(a),
@@ -67,6 +74,7 @@ fn main() -> ExitCode {
         Command::Match(a) => match_cmd::run(a),
         Command::Joseki(c) => joseki::run(c),
         Command::Import(c) => import::run(c),
+        Command::Catalogue(a) => catalogue::run(a),
         Command::Harvest(a) => harvest::run(a),
         Command::Learn(a) => learn::run(a),
         Command::Predict(a) => predict::run(a),
@@ -80,5 +88,43 @@ mod tests {
     fn verify_cli() {
         use clap::CommandFactory;
         super::Cli::command().debug_assert();
+    }
+
+    /// One help style everywhere: every subcommand's summary and every option's help starts
+    /// like a sentence (a capital, or code), so `--help` pages read alike.
+    #[test]
+    fn help_texts_share_one_style() {
+        use clap::CommandFactory;
+        fn check(what: &str, text: &str, bad: &mut Vec<String>) {
+            let first = text.chars().next();
+            // clap drops the full stop of a one-sentence doc comment; a second sentence
+            // keeps it, so neither ending is enforced, only the start and the spacing.
+            let ok = first.is_some_and(|c| c.is_uppercase() || c == '`' || c == '-')
+                && !text.contains("  ")
+                && !text.ends_with(' ');
+            if !ok {
+                bad.push(format!("{what}: {text:?}"));
+            }
+        }
+        fn walk(cmd: &clap::Command, path: &str, bad: &mut Vec<String>) {
+            for a in cmd.get_arguments() {
+                if let Some(h) = a.get_help() {
+                    check(&format!("{path} {}", a.get_id()), &h.to_string(), bad);
+                }
+            }
+            for sub in cmd.get_subcommands() {
+                let name = format!("{path} {}", sub.get_name());
+                let about = sub.get_about().map(|s| s.to_string()).unwrap_or_default();
+                check(&name, &about, bad);
+                walk(sub, &name, bad);
+            }
+        }
+        let mut bad = Vec::new();
+        walk(&super::Cli::command(), "lensc", &mut bad);
+        assert!(
+            bad.is_empty(),
+            "help texts out of style:\n{}",
+            bad.join("\n")
+        );
     }
 }

@@ -15,7 +15,9 @@ use std::path::PathBuf;
 
 #[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Side {
+    #[value(alias = "b")]
     Black,
+    #[value(alias = "w")]
     White,
 }
 
@@ -35,14 +37,25 @@ pub struct Args {
         required_unless_present = "diagram"
     )]
     pub sgf: Option<PathBuf>,
-    /// Number of moves of the SGF main line to play (default: all).
+    /// Play the first N moves of the SGF main line: the position after move N (default: all).
+    /// GNU Go's `loadsgf FILE N` is the position before move N: use `--before-move N` for it.
     #[arg(long = "move", value_name = "N", requires = "sgf")]
     pub move_number: Option<usize>,
+    /// The position before move N of the SGF main line (N-1 moves played), as GNU Go's
+    /// `loadsgf FILE N`.
+    #[arg(
+        long,
+        value_name = "N",
+        requires = "sgf",
+        conflicts_with = "move_number",
+        value_parser = clap::value_parser!(u64).range(1..)
+    )]
+    pub before_move: Option<u64>,
     /// Position from a text diagram (`X` black, `O` white, `.` empty; optional `to_move: B|W`).
     #[arg(long, value_name = "FILE")]
     pub diagram: Option<PathBuf>,
-    /// Perspective (friend colour); default: the side to move.
-    #[arg(long, value_enum)]
+    /// Perspective (friend colour: `B`, `W`, `black` or `white`); default: the side to move.
+    #[arg(long, value_enum, ignore_case = true)]
     pub colour: Option<Side>,
     /// Match only at this point (GTP vertex such as `D4`); default: the whole board.
     #[arg(long, value_name = "VERTEX")]
@@ -53,6 +66,12 @@ pub struct Args {
     /// Also list class defaults (every admissible point has one when scanning the board).
     #[arg(long)]
     pub defaults: bool,
+    /// Also write the position with its matches as an SVG picture.
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
+    /// Also write an HTML page: the picture and the list of matches.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
     /// How diagnostics are printed on standard error.
     #[arg(long, value_enum, default_value_t = MessageFormat::Human)]
     pub message_format: MessageFormat,
@@ -135,6 +154,18 @@ fn vertex(x: i32, y: i32, size: u8) -> String {
         .unwrap_or_else(|| format!("({x},{y})"))
 }
 
+/// A match's result in words, for the HTML list.
+fn result_line(m: &Match, size: u8) -> String {
+    match m.result {
+        MatchResult::Move { x, y, value, .. } => {
+            format!("move {} value {value}", vertex(x, y, size))
+        }
+        MatchResult::Reject { x, y } => format!("reject {}", vertex(x, y, size)),
+        MatchResult::Value { value, .. } => format!("value {value}"),
+        MatchResult::None => "none".into(),
+    }
+}
+
 const MARKS: &[u8] = b"123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNPQRSTUVWYZ";
 
 pub fn run(args: Args) -> u8 {
@@ -172,7 +203,8 @@ pub fn run(args: Args) -> u8 {
     } else {
         match from_sgf(
             args.sgf.as_ref().expect("clap requires --sgf or --diagram"),
-            args.move_number,
+            args.move_number
+                .or(args.before_move.map(|n| n as usize - 1)),
         ) {
             Ok(b) => b,
             Err(c) => return c,
@@ -228,6 +260,36 @@ pub fn run(args: Args) -> u8 {
     } else {
         "white"
     };
+    if args.svg.is_some() || args.html.is_some() {
+        let named: Vec<(Match, String)> = matches.iter().map(|m| (*m, name(m))).collect();
+        let svg = lens_compiler::render::position::position_svg(&board, &named);
+        let write = |p: &PathBuf, text: &str| {
+            std::fs::write(p, text).map_err(|e| eprintln!("error: {}: {e}", p.display()))
+        };
+        if let Some(p) = &args.svg
+            && write(p, &format!("{svg}\n")).is_err()
+        {
+            return 2;
+        }
+        if let Some(p) = &args.html {
+            let rows: Vec<String> = matches
+                .iter()
+                .map(|m| {
+                    format!(
+                        "{} at {}: {}",
+                        name(m),
+                        vertex(m.focus.0, m.focus.1, size),
+                        result_line(m, size)
+                    )
+                })
+                .collect();
+            let title = format!("class {} for {side}: {} matches", args.class, matches.len());
+            let page = lens_compiler::render::position::position_html(&title, &svg, &rows);
+            if write(p, &page).is_err() {
+                return 2;
+            }
+        }
+    }
     if args.json {
         let list: Vec<serde_json::Value> = matches
             .iter()
