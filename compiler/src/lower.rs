@@ -42,8 +42,8 @@ pub const SEMANTIC_ONLY: &[&str] = &[
 const MIN_BOARD: i32 = 5;
 const MAX_BOARD: i32 = 25;
 /// Limits of the ROM format.
-const MAX_EXTERN_ARGS: usize = 8;
-const MAX_ENDPOINTS: usize = 8;
+const MAX_EXTERN_ARGS: usize = lens_vm::rom::bytecode::MAX_ARGS;
+const MAX_ENDPOINTS: usize = lens_vm::rom::MAX_ENDPOINTS;
 const MAX_GLOB_DEPTH: usize = 16;
 const MAX_LENS_REACH: i32 = 127;
 

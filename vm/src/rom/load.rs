@@ -588,7 +588,7 @@ fn validate_lenses(rom: &Rom<'_>, ntests: usize, nres: usize) -> R<()> {
         contiguous(&mut pc, p0, np, pts.len(), lenses.at(l, 8))?;
         contiguous(&mut fc, f0, nf, fields.len(), lenses.at(l, 16))?;
         contiguous(&mut nc, n0, nn, nodes.len(), lenses.at(l, 24))?;
-        if np == 0 || np > 8 {
+        if np == 0 || np as usize > MAX_ENDPOINTS {
             return Err(bad(lenses.at(l, 12), "a lens needs 1 to 8 endpoints"));
         }
         if nn == 0 {

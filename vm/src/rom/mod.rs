@@ -43,6 +43,8 @@ pub const MAX_GLOB_DEPTH: usize = 16;
 pub const MAX_FIELD: usize = 25;
 /// Largest `|dx|` or `|dy|` of any point an image names (cells, tests, results, sequences).
 pub const MAX_OFFSET: i32 = 24;
+/// Most endpoints a lens has.
+pub const MAX_ENDPOINTS: usize = 8;
 
 /// Section kinds, in the order they appear in the table and the file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

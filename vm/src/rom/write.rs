@@ -556,9 +556,12 @@ pub fn try_write_with(spec: &RomSpec, opts: &WriteOptions) -> Result<Vec<u8>, Wr
     }
     // lenses
     for l in &spec.lenses {
-        if l.endpoints.is_empty() || l.endpoints.len() > 8 || l.endpoints[0] != Offset::FOCUS {
+        if l.endpoints.is_empty()
+            || l.endpoints.len() > MAX_ENDPOINTS
+            || l.endpoints[0] != Offset::FOCUS
+        {
             return fail(alloc::format!(
-                "lens `{}`: 1 to 8 endpoints, the first at (0, 0)",
+                "lens `{}`: 1 to {MAX_ENDPOINTS} endpoints, the first at (0, 0)",
                 l.name
             ));
         }

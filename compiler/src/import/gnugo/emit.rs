@@ -685,8 +685,8 @@ pub fn wide_class_name(stem: &str) -> String {
     format!("{stem}_wide")
 }
 
-/// The most arguments a Lens extern takes (the compiler's limit).
-const MAX_EXTERN_ARGS: usize = 8;
+/// The most arguments a Lens extern takes: the ROM format's limit.
+const MAX_EXTERN_ARGS: usize = lens_vm::rom::bytecode::MAX_ARGS;
 
 /// Letters a label may use in Lens (`o`, `x`, `O`, `X` are symbols).
 const FREE_LETTERS: &str = "mnpqrstuvwyzabcdefghijklMNPQRSTUVWYZABCDEFGHIJKL";
