@@ -527,12 +527,18 @@ pub fn disasm_compact(c: &lens_vm::rom::CompactRom<'_>) -> String {
             let _ = writeln!(
                 o,
                 "{indent}{} #{} prio {} orient [{}] tests {:?} result {} cells {} ({} cells, form {}) {} bytes",
-                if r.glob_members.is_some() { "glob" } else { "pattern" },
+                if r.glob_members.is_some() {
+                    "glob"
+                } else {
+                    "pattern"
+                },
                 r.id,
                 r.priority,
                 orient.join(" "),
                 r.tests().collect::<Vec<_>>(),
-                r.result.map(|x| x.to_string()).unwrap_or_else(|| "-".into()),
+                r.result
+                    .map(|x| x.to_string())
+                    .unwrap_or_else(|| "-".into()),
                 form,
                 r.cells().count(),
                 r.header >> H_CELLS_SHIFT,

@@ -299,7 +299,11 @@ pub fn compact_stats(c: &lens_vm::rom::CompactRom<'_>) -> String {
         per(s.pattern_bytes, s.patterns),
         per(s.total_bytes, s.patterns)
     );
-    let _ = writeln!(o, "\n{:<22} {:>8} {:>12}", "pattern data", "bytes", "per pattern");
+    let _ = writeln!(
+        o,
+        "\n{:<22} {:>8} {:>12}",
+        "pattern data", "bytes", "per pattern"
+    );
     for (n, b) in &s.parts {
         let _ = writeln!(o, "{n:<22} {b:>8} {:>12.2}", per(*b, s.patterns));
     }
@@ -307,13 +311,31 @@ pub fn compact_stats(c: &lens_vm::rom::CompactRom<'_>) -> String {
     for (n, k, b) in &s.cell_forms {
         let _ = writeln!(o, "{n:<22} {k:>8} {b:>8}");
     }
-    let _ = writeln!(o, "\n{:<18} {:>8} {:>8} {:>12}", "section", "offset", "bytes", "per pattern");
+    let _ = writeln!(
+        o,
+        "\n{:<18} {:>8} {:>8} {:>12}",
+        "section", "offset", "bytes", "per pattern"
+    );
     let table = 48 + 16 * s.sections.len();
-    let _ = writeln!(o, "{:<18} {:>8} {table:>8} {:>12.2}", "header + table", 0, per(table, s.patterns));
+    let _ = writeln!(
+        o,
+        "{:<18} {:>8} {table:>8} {:>12.2}",
+        "header + table",
+        0,
+        per(table, s.patterns)
+    );
     for (n, off, len) in &s.sections {
-        let _ = writeln!(o, "{n:<18} {off:>8} {len:>8} {:>12.2}", per(*len, s.patterns));
+        let _ = writeln!(
+            o,
+            "{n:<18} {off:>8} {len:>8} {:>12.2}",
+            per(*len, s.patterns)
+        );
     }
-    let _ = writeln!(o, "\n{:<20} {:>8} {:>8} {:>12}", "class", "patterns", "bytes", "per pattern");
+    let _ = writeln!(
+        o,
+        "\n{:<20} {:>8} {:>8} {:>12}",
+        "class", "patterns", "bytes", "per pattern"
+    );
     for (n, p, b) in &s.per_class {
         let _ = writeln!(o, "{n:<20} {p:>8} {b:>8} {:>12.2}", per(*b, *p));
     }
@@ -335,9 +357,38 @@ pub fn compact_stats_json(c: &lens_vm::rom::CompactRom<'_>) -> String {
         s.pattern_bytes,
         per(s.pattern_bytes, s.patterns),
         per(s.total_bytes, s.patterns),
-        list(s.parts.iter().map(|(n, b)| format!("{{\"part\":{},\"bytes\":{b}}}", json_str(n))).collect()),
-        list(s.cell_forms.iter().map(|(n, k, b)| format!("{{\"form\":{},\"records\":{k},\"bytes\":{b}}}", json_str(n))).collect()),
-        list(s.sections.iter().map(|(n, off, len)| format!("{{\"name\":{},\"offset\":{off},\"bytes\":{len}}}", json_str(n))).collect()),
-        list(s.per_class.iter().map(|(n, p, b)| format!("{{\"name\":{},\"patterns\":{p},\"bytes\":{b}}}", json_str(n))).collect()),
+        list(
+            s.parts
+                .iter()
+                .map(|(n, b)| format!("{{\"part\":{},\"bytes\":{b}}}", json_str(n)))
+                .collect()
+        ),
+        list(
+            s.cell_forms
+                .iter()
+                .map(|(n, k, b)| format!(
+                    "{{\"form\":{},\"records\":{k},\"bytes\":{b}}}",
+                    json_str(n)
+                ))
+                .collect()
+        ),
+        list(
+            s.sections
+                .iter()
+                .map(|(n, off, len)| format!(
+                    "{{\"name\":{},\"offset\":{off},\"bytes\":{len}}}",
+                    json_str(n)
+                ))
+                .collect()
+        ),
+        list(
+            s.per_class
+                .iter()
+                .map(|(n, p, b)| format!(
+                    "{{\"name\":{},\"patterns\":{p},\"bytes\":{b}}}",
+                    json_str(n)
+                ))
+                .collect()
+        ),
     )
 }

@@ -459,7 +459,13 @@ fn stdlib_joseki_explorer_in_a_browser() {
     let blob = lens_joseki::encode(&tree, lens_joseki::Encoding::Compact);
     check_explorer(&browser, &dir, &blob);
     // Four moves into the book (`#play=`: continuation indices), as a user clicks them.
-    screenshot(&browser, &dir, "index.html#play=0.0.0.0", "explore.png", "900,650");
+    screenshot(
+        &browser,
+        &dir,
+        "index.html#play=0.0.0.0",
+        "explore.png",
+        "900,650",
+    );
 }
 
 #[test]

@@ -79,7 +79,10 @@ fn committed_v2_image_still_loads_and_behaves() {
     let bytes = std::fs::read(&path).expect("tests/data/format-v2-sample.rom is committed");
     let old = Rom::from_bytes(&bytes).expect("a format v2 image must load");
     assert_eq!(old.format_version(), 2);
-    assert!(old.has_sliced(), "the v2 sample carries the optional tables");
+    assert!(
+        old.has_sliced(),
+        "the v2 sample carries the optional tables"
+    );
     let boards = sample_boards();
     let fresh = sample_fast(false);
     assert_eq!(
@@ -89,7 +92,10 @@ fn committed_v2_image_still_loads_and_behaves() {
     let mut as_v2 = fresh;
     as_v2[12..16].copy_from_slice(&2u32.to_le_bytes());
     rom::fix_checksums(&mut as_v2);
-    assert_eq!(as_v2, bytes, "the fast writer changed: bump the format version");
+    assert_eq!(
+        as_v2, bytes,
+        "the fast writer changed: bump the format version"
+    );
 }
 
 #[test]

@@ -4,8 +4,8 @@
 //! and the loaders refuse a corrupt compact image with an offset and a reason, never a panic.
 
 use lens_compiler::{Options, Profile};
-use lens_vm::rom::{self, CompactRom, LoadErrorKind, WriteOptions};
 use lens_vm::Rom;
+use lens_vm::rom::{self, CompactRom, LoadErrorKind, WriteOptions};
 use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {
@@ -28,7 +28,8 @@ fn compile_dir(dir: &Path, profile: Profile, strip: bool) -> Vec<u8> {
 
 fn compile_text(name: &str, text: &str, profile: Profile, strip: bool) -> Vec<u8> {
     let (_, r) = lens_compiler::compile_str(name, text, &options(profile, strip));
-    r.unwrap_or_else(|d| panic!("{name} does not compile: {d:?}")).rom
+    r.unwrap_or_else(|d| panic!("{name} does not compile: {d:?}"))
+        .rom
 }
 
 /// The fast image the compiler writes equals the compact image expanded at load.
@@ -103,7 +104,10 @@ fn per_pattern(bytes: &[u8]) -> (f64, f64) {
     let s = lens_compiler::stats::compute_compact(&CompactRom::from_bytes(bytes).unwrap());
     let n = s.patterns as f64;
     let parts: usize = s.parts.iter().map(|p| p.1).sum();
-    assert_eq!(parts, s.pattern_bytes, "the breakdown accounts for every record byte");
+    assert_eq!(
+        parts, s.pattern_bytes,
+        "the breakdown accounts for every record byte"
+    );
     (s.pattern_bytes as f64 / n, s.total_bytes as f64 / n)
 }
 
@@ -111,16 +115,26 @@ fn per_pattern(bytes: &[u8]) -> (f64, f64) {
 fn compact_images_meet_the_size_goals() {
     // Stripped compact images: at most 16 bytes of pattern data per pattern (RiscIgo held
     // 16-18) and 24 for the whole image divided by its patterns.
-    let std = compile_dir(&root().join("stdlib-patterns/patterns"), Profile::Compact, true);
+    let std = compile_dir(
+        &root().join("stdlib-patterns/patterns"),
+        Profile::Compact,
+        true,
+    );
     let (data, whole) = per_pattern(&std);
     eprintln!("stdlib: {data:.1} B/pattern data, {whole:.1} B/pattern image");
-    assert!(data <= 16.0 && whole <= 24.0, "stdlib: {data:.1} / {whole:.1}");
+    assert!(
+        data <= 16.0 && whole <= 24.0,
+        "stdlib: {data:.1} / {whole:.1}"
+    );
     let Some(dir) = gnugo_dir() else { return };
     let src = import(&dir.join("patterns.db"), true);
     let pats = compile_text("patterns.lens", &src, Profile::Compact, true);
     let (data, whole) = per_pattern(&pats);
     eprintln!("patterns.db: {data:.1} B/pattern data, {whole:.1} B/pattern image");
-    assert!(data <= 16.0 && whole <= 24.0, "patterns.db: {data:.1} / {whole:.1}");
+    assert!(
+        data <= 16.0 && whole <= 24.0,
+        "patterns.db: {data:.1} / {whole:.1}"
+    );
 }
 
 #[test]
@@ -155,7 +169,10 @@ fn each_loader_refuses_the_other_profile() {
 fn load_all_the_way(bytes: &[u8]) -> bool {
     match CompactRom::from_bytes(bytes) {
         Err(e) => {
-            assert!(e.offset <= bytes.len(), "error offset beyond the image: {e}");
+            assert!(
+                e.offset <= bytes.len(),
+                "error offset beyond the image: {e}"
+            );
             false
         }
         Ok(c) => {
@@ -176,7 +193,10 @@ fn corrupt_compact_images_are_errors_with_offsets_never_panics() {
         assert!(load_all_the_way(&good));
         // Every truncation.
         for n in 0..good.len() {
-            assert!(!load_all_the_way(&good[..n]), "truncated to {n} bytes loads");
+            assert!(
+                !load_all_the_way(&good[..n]),
+                "truncated to {n} bytes loads"
+            );
         }
         // A flipped bit: the checksums catch it. Then, with the checksums repaired, the
         // structural checks have to hold alone: an error or a well-formed image that expands,
@@ -196,7 +216,10 @@ fn corrupt_compact_images_are_errors_with_offsets_never_panics() {
             rom::fix_checksums(&mut b);
             refused += !load_all_the_way(&b) as usize;
         }
-        assert!(refused > 0, "the structural checks refuse some repaired images");
+        assert!(
+            refused > 0,
+            "the structural checks refuse some repaired images"
+        );
     }
 }
 
@@ -205,7 +228,10 @@ fn compact_stats_and_disasm_snapshots() {
     let dir = root().join("stdlib-patterns/patterns");
     let compact = compile_dir(&dir, Profile::Compact, true);
     let c = CompactRom::from_bytes(&compact).unwrap();
-    insta::assert_snapshot!("stdlib_compact_stats", lens_compiler::stats::compact_stats(&c));
+    insta::assert_snapshot!(
+        "stdlib_compact_stats",
+        lens_compiler::stats::compact_stats(&c)
+    );
     let json: serde_json::Value =
         serde_json::from_str(&lens_compiler::stats::compact_stats_json(&c)).unwrap();
     assert_eq!(json["profile"], "compact");

@@ -475,7 +475,11 @@ fn profiles(c: &mut Criterion) {
     };
     // The same image but for the order of each pattern's cells (these synthetic patterns list
     // them unordered; the compact form stores them in ring order, as the compiler lists them).
-    assert_eq!(expand().len(), fast.len(), "expansion reproduces the fast image");
+    assert_eq!(
+        expand().len(),
+        fast.len(),
+        "expansion reproduces the fast image"
+    );
     println!(
         "profiles: {PATTERNS} cut patterns, fast image {} bytes, compact image {} bytes ({:.1} bytes per pattern)",
         fast.len(),
@@ -501,36 +505,46 @@ fn profiles(c: &mut Criterion) {
     g.finish();
     let (mut ft, mut ct) = (Vec::new(), Vec::new());
     for _ in 0..5 {
-        ft.push(cpu_time(5, || {
-            black_box(Rom::from_bytes(&fast).unwrap());
-        })
-        .as_secs_f64()
-            / 5.0);
-        ct.push(cpu_time(5, || {
-            black_box(expand());
-        })
-        .as_secs_f64()
-            / 5.0);
+        ft.push(
+            cpu_time(5, || {
+                black_box(Rom::from_bytes(&fast).unwrap());
+            })
+            .as_secs_f64()
+                / 5.0,
+        );
+        ct.push(
+            cpu_time(5, || {
+                black_box(expand());
+            })
+            .as_secs_f64()
+                / 5.0,
+        );
     }
     // The expansion alone, with and without the optional bit-sliced tables, and the pieces.
     let c = rom::CompactRom::from_bytes(&compact).unwrap();
     let (mut st, mut mt, mut wt) = (Vec::new(), Vec::new(), Vec::new());
     for _ in 0..5 {
-        st.push(cpu_time(5, || {
-            black_box(c.to_spec());
-        })
-        .as_secs_f64()
-            / 5.0);
-        mt.push(cpu_time(5, || {
-            black_box(c.expand(&rom::WriteOptions::default()).unwrap());
-        })
-        .as_secs_f64()
-            / 5.0);
-        wt.push(cpu_time(5, || {
-            black_box(c.expand(&fast_opts).unwrap());
-        })
-        .as_secs_f64()
-            / 5.0);
+        st.push(
+            cpu_time(5, || {
+                black_box(c.to_spec());
+            })
+            .as_secs_f64()
+                / 5.0,
+        );
+        mt.push(
+            cpu_time(5, || {
+                black_box(c.expand(&rom::WriteOptions::default()).unwrap());
+            })
+            .as_secs_f64()
+                / 5.0,
+        );
+        wt.push(
+            cpu_time(5, || {
+                black_box(c.expand(&fast_opts).unwrap());
+            })
+            .as_secs_f64()
+                / 5.0,
+        );
     }
     let (f, e) = (median(&mut ft), median(&mut ct));
     let (sp, masks, sliced) = (median(&mut st), median(&mut mt), median(&mut wt));

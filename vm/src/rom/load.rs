@@ -60,7 +60,11 @@ pub(super) fn check_class_shape(
     if focus > 15 {
         return Err(bad(at + 1, "focus state set above 15"));
     }
-    if width % 2 == 0 || height % 2 == 0 || width as usize > MAX_FIELD || height as usize > MAX_FIELD {
+    if width % 2 == 0
+        || height % 2 == 0
+        || width as usize > MAX_FIELD
+        || height as usize > MAX_FIELD
+    {
         return Err(bad(at + 2, "field size must be odd and at most 25"));
     }
     if orient > 2 {
@@ -161,7 +165,10 @@ fn parse_header(bytes: &[u8]) -> R<Rom<'_>> {
             return Err(bad(e, "debug section in an image flagged as stripped"));
         }
         if sec.presence(flags) == Presence::Absent {
-            return Err(bad(e, "section does not belong in an image of this profile"));
+            return Err(bad(
+                e,
+                "section does not belong in an image of this profile",
+            ));
         }
         let off = u32_at(bytes, e + 4) as usize;
         let len = u32_at(bytes, e + 8) as usize;
@@ -312,10 +319,7 @@ fn validate(rom: &Rom<'_>) -> R<()> {
     let (ntests, nres) = if rom.is_compact() {
         super::compact::validate_lists(rom)?
     } else {
-        (
-            rom.t(Section::Tests).len(),
-            rom.t(Section::Results).len(),
-        )
+        (rom.t(Section::Tests).len(), rom.t(Section::Results).len())
     };
     validate_classes(rom)?;
     validate_sequences(rom)?;
@@ -392,7 +396,14 @@ fn validate_classes(rom: &Rom<'_>) -> R<()> {
         let at = |f| classes.at(c, f);
         string_ref(rom, classes.u32(c, 0), at(0))?;
         let (w, h) = (classes.u8(c, 6), classes.u8(c, 7));
-        check_class_shape(classes.u8(c, 4), classes.u8(c, 5), w, h, classes.u8(c, 8), at(4))?;
+        check_class_shape(
+            classes.u8(c, 4),
+            classes.u8(c, 5),
+            w,
+            h,
+            classes.u8(c, 8),
+            at(4),
+        )?;
         let kernel = classes.u8(c, 9);
         let words = classes.u8(c, 10) as u32;
         match kernel {

@@ -212,7 +212,12 @@ mod varint_tests {
             assert_eq!(unzigzag(zigzag(v)), v);
         }
         // truncated, overlong, too large
-        for bad in [&[0x80u8][..], &[0x80, 0x00], &[0xFF, 0xFF, 0xFF, 0xFF, 0x1F], &[0xFF; 6]] {
+        for bad in [
+            &[0x80u8][..],
+            &[0x80, 0x00],
+            &[0xFF, 0xFF, 0xFF, 0xFF, 0x1F],
+            &[0xFF; 6],
+        ] {
             assert_eq!(read_varint(bad, &mut 0), None, "{bad:?}");
         }
     }

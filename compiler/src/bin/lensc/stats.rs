@@ -48,7 +48,10 @@ pub fn run(args: Args) -> u8 {
             }
             Err(e) => {
                 let name = args.inputs.first().map(|p| p.display().to_string());
-                eprintln!("error: {}: invalid ROM image: {e}", name.unwrap_or_default());
+                eprintln!(
+                    "error: {}: invalid ROM image: {e}",
+                    name.unwrap_or_default()
+                );
                 1
             }
         };

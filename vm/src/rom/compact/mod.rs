@@ -75,7 +75,14 @@ pub const R_SEQUENCE: u8 = 1 << 5;
 
 #[cfg(feature = "alloc")]
 /// A result in `compact_results` (`seq` is `NONE` for none).
-pub(crate) fn encode_result(kind: u8, dx: i8, dy: i8, value: i32, bits: u32, seq: u32) -> alloc::vec::Vec<u8> {
+pub(crate) fn encode_result(
+    kind: u8,
+    dx: i8,
+    dy: i8,
+    value: i32,
+    bits: u32,
+    seq: u32,
+) -> alloc::vec::Vec<u8> {
     let mut b = kind;
     let mut out = alloc::vec![0u8];
     if kind != 2 && (dx, dy) != (0, 0) {
@@ -208,11 +215,19 @@ impl Metadata {
 pub enum CellsForm<'a> {
     None,
     /// Nibbles of ring positions `0..positions`.
-    Dense { positions: u32, nibbles: &'a [u8] },
+    Dense {
+        positions: u32,
+        nibbles: &'a [u8],
+    },
     /// Gap/nibble bytes.
-    Sparse { bytes: &'a [u8] },
+    Sparse {
+        bytes: &'a [u8],
+    },
     /// A bounding box and its points' 3-bit values.
-    Box { frame: BoxCells, values: &'a [u8] },
+    Box {
+        frame: BoxCells,
+        values: &'a [u8],
+    },
 }
 
 /// The box of a [`CELLS_BOX`] record.
@@ -272,7 +287,8 @@ enum Covers<'a> {
 
 /// `o` after each member of the group `g`: the orientations whose variant equals `o`'s.
 pub fn coset(o: u8, g: u8) -> u8 {
-    let t = crate::geometry::Orientation::new(o & 7).unwrap_or(crate::geometry::Orientation::IDENTITY);
+    let t =
+        crate::geometry::Orientation::new(o & 7).unwrap_or(crate::geometry::Orientation::IDENTITY);
     let mut c = 0u8;
     for x in crate::geometry::Orientation::ALL {
         if g & (1 << x.index()) != 0 {
@@ -462,7 +478,10 @@ pub fn decode_record(
         let g = *stream.get(p).ok_or((p, "record truncated"))?;
         p += 1;
         if g & 1 != 0 {
-            (explicit_set.unwrap_or(coset_representatives(g)), Covers::Group(g))
+            (
+                explicit_set.unwrap_or(coset_representatives(g)),
+                Covers::Group(g),
+            )
         } else if g == 0 {
             let set = explicit_set.unwrap_or(0xFF);
             let n = set.count_ones() as usize;
@@ -529,7 +548,10 @@ pub fn decode_record(
                 (last & 0xF, last >> 4)
             };
             if top == 0 || pad != 0 {
-                return Err((p + n - 1, "dense cell field not minimal or padding not zero"));
+                return Err((
+                    p + n - 1,
+                    "dense cell field not minimal or padding not zero",
+                ));
             }
             p += n;
             CellsForm::Dense {
@@ -571,7 +593,9 @@ pub fn decode_record(
                 return Err((p, "box beyond the largest field"));
             }
             let n = bx.value_bytes();
-            let values = stream.get(p + 3..p + 3 + n).ok_or((p + 3, "record truncated"))?;
+            let values = stream
+                .get(p + 3..p + 3 + n)
+                .ok_or((p + 3, "record truncated"))?;
             let used = bx.interior() * 3;
             if used % 8 != 0 && values[n - 1] >> (used % 8) != 0 {
                 return Err((p + 3 + n - 1, "box padding bits not zero"));
@@ -757,7 +781,8 @@ pub(super) fn validate_lists(rom: &Rom<'_>) -> Result<(usize, usize), LoadError>
     let arity = |i: u16| ((i as usize) < externs.len()).then(|| externs.u8(i as usize, 4));
     let (mut pos, mut ntests) = (0, 0);
     while pos < t.data.len() {
-        let ((code, _), next) = decode_test(t.data, pos).map_err(|(o, why)| bad(t.base + o, why))?;
+        let ((code, _), next) =
+            decode_test(t.data, pos).map_err(|(o, why)| bad(t.base + o, why))?;
         if let Err((pc, why)) = super::bytecode::validate(code, globals, &arity) {
             return Err(bad(t.base + next - code.len() + pc, why));
         }
@@ -797,10 +822,7 @@ pub(super) fn validate(rom: &Rom<'_>, ntests: u32, nres: u32) -> Result<(), Load
         if classes.u16(c, 10) != 0 {
             return Err(bad(at(10), "reserved field is not zero"));
         }
-        let (first, len) = (
-            classes.u32(c, 16) as usize,
-            classes.u32(c, 20) as usize,
-        );
+        let (first, len) = (classes.u32(c, 16) as usize, classes.u32(c, 20) as usize);
         if first != cursor {
             return Err(bad(at(16), "range does not continue the previous one"));
         }
@@ -854,7 +876,10 @@ pub(super) fn validate(rom: &Rom<'_>, ntests: u32, nres: u32) -> Result<(), Load
         }
     }
     if cursor != stream.len() {
-        return Err(bad(stream_t.base + cursor, "records not covered by any owner"));
+        return Err(bad(
+            stream_t.base + cursor,
+            "records not covered by any owner",
+        ));
     }
     #[cfg(feature = "metadata")]
     if !rom.is_stripped() {
@@ -868,10 +893,7 @@ pub(super) fn validate(rom: &Rom<'_>, ntests: u32, nres: u32) -> Result<(), Load
                 }
                 let n = m.debug.patterns.len() as u32;
                 let cp = CompactRom { rom: *rom };
-                if cp
-                    .classes()
-                    .any(|c| c.records().any(|(_, r)| r.id >= n))
-                {
+                if cp.classes().any(|c| c.records().any(|(_, r)| r.id >= n)) {
                     return Err(bad(t.base, "a pattern id has no metadata record"));
                 }
             }

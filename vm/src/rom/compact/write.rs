@@ -118,12 +118,19 @@ fn record(w: &mut W, p: &PatternSpec, chain: &mut Chain) -> Result<(u8, Vec<u8>)
     }
     // Covers: none beyond each orientation itself, the cosets of a symmetry group (the
     // compiler's symmetric duplicates), or listed.
-    let own = p.orientations.iter().zip(&p.covers).all(|(&o, &c)| c == 1 << o);
+    let own = p
+        .orientations
+        .iter()
+        .zip(&p.covers)
+        .all(|(&o, &c)| c == 1 << o);
     let group = p.orientations.first().and_then(|&o0| {
         let inv = crate::geometry::Orientation::new(o0)?.inverse().index();
         let g = coset(inv, p.covers[0]) & 0xFF;
         let fits = g & 1 != 0
-            && p.orientations.iter().zip(&p.covers).all(|(&o, &c)| coset(o, g) == c);
+            && p.orientations
+                .iter()
+                .zip(&p.covers)
+                .all(|(&o, &c)| coset(o, g) == c);
         fits.then_some(g)
     });
     let (covers, default_set): (Vec<u8>, u8) = match (own, group) {
@@ -181,7 +188,11 @@ fn cells(p: &PatternSpec) -> Result<(u8, Vec<u8>), WriteError> {
     let mut sorted = Vec::with_capacity(p.cells.len());
     for c in &p.cells {
         let Some(i) = ring::index_of(c.at.dx as i32, c.at.dy as i32) else {
-            return fail(alloc::format!("cell ({}, {}) out of range", c.at.dx, c.at.dy));
+            return fail(alloc::format!(
+                "cell ({}, {}) out of range",
+                c.at.dx,
+                c.at.dy
+            ));
         };
         if c.allowed > 15 {
             return fail("cell state set above 15");
