@@ -316,7 +316,7 @@ pub fn compact_stats(c: &lens_vm::rom::CompactRom<'_>) -> String {
         "\n{:<18} {:>8} {:>8} {:>12}",
         "section", "offset", "bytes", "per pattern"
     );
-    let table = 48 + 16 * s.sections.len();
+    let table = lens_vm::rom::HEADER_LEN + lens_vm::rom::TABLE_ENTRY_LEN * s.sections.len();
     let _ = writeln!(
         o,
         "{:<18} {:>8} {table:>8} {:>12.2}",

@@ -110,19 +110,8 @@ pub enum Colour {
     Foe,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum BinOp {
-    Or,
-    And,
-    Eq,
-    Ne,
-    Lt,
-    Le,
-    Gt,
-    Ge,
-    Add,
-    Sub,
-}
+/// Binary operators of tests: the bytecode's own type (its encoding order is `OP_BIN + op`).
+pub use crate::rom::bytecode::Bin as BinOp;
 
 /// Test expressions over the board around the focus. Points are offsets in the drawn
 /// orientation; the VM maps them through the matched variant's orientation. Booleans are

@@ -36,8 +36,8 @@ pub const ARG_POINT: u8 = 0;
 pub const ARG_INT: u8 = 1;
 pub const ARG_COLOUR: u8 = 2;
 
-/// Binary operators in encoding order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Binary operators in encoding order (`OP_BIN + op as u8`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Bin {
     Or,
     And,

@@ -268,19 +268,7 @@ impl W {
             TestExpr::Bin(op, a, b) => {
                 self.expr(a, c)?;
                 self.expr(b, c)?;
-                let k = match op {
-                    BinOp::Or => 0,
-                    BinOp::And => 1,
-                    BinOp::Eq => 2,
-                    BinOp::Ne => 3,
-                    BinOp::Lt => 4,
-                    BinOp::Le => 5,
-                    BinOp::Gt => 6,
-                    BinOp::Ge => 7,
-                    BinOp::Add => 8,
-                    BinOp::Sub => 9,
-                };
-                c.push(OP_BIN + k);
+                c.push(OP_BIN + *op as u8);
             }
         }
         Ok(())

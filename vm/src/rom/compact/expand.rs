@@ -289,19 +289,7 @@ fn expr(code: &[u8]) -> TestExpr {
             Op::Bin(b) => {
                 let rhs = stack.pop().unwrap_or(TestExpr::Int(0));
                 let lhs = stack.pop().unwrap_or(TestExpr::Int(0));
-                let op = match b {
-                    bytecode::Bin::Or => BinOp::Or,
-                    bytecode::Bin::And => BinOp::And,
-                    bytecode::Bin::Eq => BinOp::Eq,
-                    bytecode::Bin::Ne => BinOp::Ne,
-                    bytecode::Bin::Lt => BinOp::Lt,
-                    bytecode::Bin::Le => BinOp::Le,
-                    bytecode::Bin::Gt => BinOp::Gt,
-                    bytecode::Bin::Ge => BinOp::Ge,
-                    bytecode::Bin::Add => BinOp::Add,
-                    bytecode::Bin::Sub => BinOp::Sub,
-                };
-                TestExpr::Bin(op, Box::new(lhs), Box::new(rhs))
+                TestExpr::Bin(b, Box::new(lhs), Box::new(rhs))
             }
         };
         stack.push(e);

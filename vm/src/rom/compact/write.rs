@@ -6,7 +6,7 @@
 use super::ring;
 use super::*;
 use crate::rom::write::{W, WriteError, check_field, put_i32, put_u32};
-use crate::spec::{ClassNode, ClassSpec, PatternSpec, RomSpec};
+use crate::spec::{CellSpec, ClassNode, ClassSpec, PatternSpec, RomSpec};
 use alloc::vec::Vec;
 use bitvec::prelude::*;
 use wire::{put_varint, varint_len, zigzag};
@@ -175,7 +175,7 @@ fn record(w: &mut W, p: &PatternSpec, chain: &mut Chain) -> Result<(u8, Vec<u8>)
         None => 0,
     };
     put_varint(&mut body, result);
-    let (form, cells) = cells(p)?;
+    let (form, cells) = cells(&p.cells)?;
     h |= form << H_CELLS_SHIFT;
     body.extend_from_slice(&cells);
     Ok((h, body))
@@ -184,9 +184,9 @@ fn record(w: &mut W, p: &PatternSpec, chain: &mut Chain) -> Result<(u8, Vec<u8>)
 /// The smaller of the dense and sparse encodings of a pattern's cells (dense on a tie).
 /// Cells are stored in ring order (the order the compiler lists them in, so its images
 /// expand to the same bytes; other orders come back sorted).
-fn cells(p: &PatternSpec) -> Result<(u8, Vec<u8>), WriteError> {
-    let mut sorted = Vec::with_capacity(p.cells.len());
-    for c in &p.cells {
+fn cells(cells: &[CellSpec]) -> Result<(u8, Vec<u8>), WriteError> {
+    let mut sorted = Vec::with_capacity(cells.len());
+    for c in cells {
         let Some(i) = ring::index_of(c.at.dx as i32, c.at.dy as i32) else {
             return fail(alloc::format!(
                 "cell ({}, {}) out of range",
@@ -204,15 +204,11 @@ fn cells(p: &PatternSpec) -> Result<(u8, Vec<u8>), WriteError> {
         return fail("two cells at the same point");
     }
     let at: Vec<u32> = sorted.iter().map(|&(i, _)| i).collect();
-    let owned = PatternSpec {
-        cells: sorted.iter().map(|&(_, c)| c).collect(),
-        ..p.clone()
-    };
-    let p = &owned;
+    let cells: Vec<CellSpec> = sorted.iter().map(|&(_, c)| c).collect();
     let Some(&last) = at.last() else {
         return Ok((CELLS_NONE, Vec::new()));
     };
-    let absence = |k: usize| !p.cells[k].allowed & 0xF;
+    let absence = |k: usize| !cells[k].allowed & 0xF;
     // Dense: one nibble per ring position up to the last cell, built as a bit stream.
     let positions = last + 1;
     let dense_ok = (0..at.len()).all(|k| absence(k) != 0);
@@ -231,7 +227,7 @@ fn cells(p: &PatternSpec) -> Result<(u8, Vec<u8>), WriteError> {
     }
     let sparse_len = varint_len(sparse.len() as u32) + sparse.len();
     let mut out = Vec::new();
-    if let Some(bx) = boxed(p) {
+    if let Some(bx) = boxed(&cells) {
         if bx.len() <= dense_len.min(sparse_len) || !dense_ok && bx.len() <= sparse_len {
             return Ok((CELLS_BOX, bx));
         }
@@ -255,9 +251,9 @@ fn cells(p: &PatternSpec) -> Result<(u8, Vec<u8>), WriteError> {
 /// The [`CELLS_BOX`] encoding, when the cells fill their bounding box, the box fits the
 /// form, each side is either a line of off-board cells or has none, and every other point
 /// must be on the board.
-fn boxed(p: &PatternSpec) -> Option<Vec<u8>> {
-    let xs = p.cells.iter().map(|c| c.at.dx as i32);
-    let ys = p.cells.iter().map(|c| c.at.dy as i32);
+fn boxed(cells: &[CellSpec]) -> Option<Vec<u8>> {
+    let xs = cells.iter().map(|c| c.at.dx as i32);
+    let ys = cells.iter().map(|c| c.at.dy as i32);
     let (x0, x1) = (xs.clone().min()?, xs.max()?);
     let (y0, y1) = (ys.clone().min()?, ys.max()?);
     let (w, h) = (x1 - x0 + 1, y1 - y0 + 1);
@@ -268,13 +264,13 @@ fn boxed(p: &PatternSpec) -> Option<Vec<u8>> {
     // value 0 then stands for "no cell"; a focus cell that only says "on the board" is
     // meaningless and takes another form).
     let focus_in_box = (x0..=x1).contains(&0) && (y0..=y1).contains(&0);
-    let focus_cell = p.cells.iter().find(|c| c.at == crate::spec::Offset::FOCUS);
+    let focus_cell = cells.iter().find(|c| c.at == crate::spec::Offset::FOCUS);
     let expected = (w * h) as usize - (focus_in_box && focus_cell.is_none()) as usize;
-    if p.cells.len() != expected || focus_cell.is_some_and(|c| !c.allowed & 0xF == 8) {
+    if cells.len() != expected || focus_cell.is_some_and(|c| !c.allowed & 0xF == 8) {
         return None;
     }
     let absence = |dx: i32, dy: i32| {
-        p.cells
+        cells
             .iter()
             .find(|c| c.at.dx as i32 == dx && c.at.dy as i32 == dy)
             .map(|c| !c.allowed & 0xF)
