@@ -239,7 +239,7 @@ impl W {
             }
             TestExpr::Extern { index, args } => {
                 if args.len() > MAX_ARGS {
-                    return fail("more than 8 extern arguments");
+                    return fail("more than 20 extern arguments");
                 }
                 c.push(OP_EXTERN);
                 put_u16(c, *index);
@@ -505,7 +505,7 @@ pub fn try_write_with(spec: &RomSpec, opts: &WriteOptions) -> Result<Vec<u8>, Wr
     }
     for e in &spec.externs {
         if e.arity as usize > MAX_ARGS {
-            return fail("extern arity above 8");
+            return fail("extern arity above 20");
         }
         let id = w.s.id(&e.name);
         let o = w.out(Section::Externs);
