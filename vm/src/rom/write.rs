@@ -96,6 +96,7 @@ pub(crate) struct W {
     /// tests are shared, each stored once.
     share: bool,
     results_seen: BTreeMap<Vec<u8>, u32>,
+    #[cfg_attr(not(feature = "builder"), allow(dead_code))]
     tests_seen: BTreeMap<(Vec<u8>, u32), u32>,
     compact_results: u32,
     compact_tests: u32,
@@ -183,6 +184,7 @@ impl W {
     }
 
     /// A pattern's test, shared with every identical test in a compact image.
+    #[cfg_attr(not(feature = "builder"), allow(dead_code))]
     pub(super) fn shared_test(&mut self, t: &TestSpec) -> Result<u32, WriteError> {
         let code = self.test_code(t)?;
         let key = (code, t.cost);
