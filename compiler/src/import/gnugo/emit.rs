@@ -64,68 +64,8 @@ pub fn class_name(stem: &str, colour: AnchorColour) -> String {
     }
 }
 
-/// Lens names that externs must not take (built-in tests and keywords).
-const RESERVED: &[&str] = &[
-    "libs",
-    "line",
-    "atari",
-    "nbr_atari",
-    "dist",
-    "count",
-    "any",
-    "adj",
-    "empty8",
-    "empty25",
-    "mark",
-    "true",
-    "false",
-    "friend",
-    "foe",
-    "empty",
-    "stone",
-    "off",
-    "anything",
-    "value",
-    "reject",
-    "bits",
-    "seq",
-    "pass",
-    "pattern",
-    "class",
-    "glob",
-    "lens",
-    "joseki",
-    "global",
-    "extern",
-    "include",
-    "where",
-    "legend",
-    "diagram",
-    "priority",
-    "symmetry",
-    "orientations",
-    "attr",
-    "sequence",
-    "header",
-    "field",
-    "cost",
-    "point",
-    "int",
-    "color",
-    "mode",
-    "focus",
-    "orient",
-    "default",
-    "all",
-    "best",
-    "first",
-    "up",
-    "identity",
-    "tenuki",
-];
-
 fn extern_ident(name: &str) -> String {
-    if RESERVED.contains(&name) {
+    if lens_dsl::builtins::is_reserved(name) {
         format!("gnugo_{name}")
     } else {
         name.to_string()
