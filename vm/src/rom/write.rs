@@ -285,10 +285,10 @@ impl W {
                 bits,
                 sequence,
             } => {
-                if let Some(s) = sequence {
-                    if s as usize >= self.nseq {
-                        return fail("result names a missing sequence");
-                    }
+                if let Some(s) = sequence
+                    && s as usize >= self.nseq
+                {
+                    return fail("result names a missing sequence");
                 }
                 (0u8, at, value, bits, sequence.unwrap_or(NONE))
             }

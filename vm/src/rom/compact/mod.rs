@@ -600,7 +600,7 @@ pub fn decode_record(
                 .get(p + 3..p + 3 + n)
                 .ok_or((p + 3, "record truncated"))?;
             let used = bx.interior() * 3;
-            if used % 8 != 0 && values[n - 1] >> (used % 8) != 0 {
+            if !used.is_multiple_of(8) && values[n - 1] >> (used % 8) != 0 {
                 return Err((p + 3 + n - 1, "box padding bits not zero"));
             }
             p += 3 + n;
@@ -741,11 +741,11 @@ impl<'a> CompactClass<'a> {
             id = r.id;
             prio = r.priority;
             pos += r.len;
-            if let Some(m) = r.glob_members {
-                if depth < ends.len() {
-                    ends[depth] = pos + m as usize;
-                    depth += 1;
-                }
+            if let Some(m) = r.glob_members
+                && depth < ends.len()
+            {
+                ends[depth] = pos + m as usize;
+                depth += 1;
             }
             Some((d, r))
         })
@@ -770,10 +770,9 @@ pub(super) fn validate_lists(rom: &Rom<'_>) -> Result<(usize, usize), LoadError>
         if let RawResult::Move {
             sequence: Some(s), ..
         } = r
+            && s >= nseq
         {
-            if s >= nseq {
-                return Err(bad(t.base + pos, "sequence index out of range"));
-            }
+            return Err(bad(t.base + pos, "sequence index out of range"));
         }
         pos = next;
         nres += 1;
@@ -851,10 +850,10 @@ pub(super) fn validate(rom: &Rom<'_>, ntests: u32, nres: u32) -> Result<(), Load
                     return Err(bad(rat, "test index out of range"));
                 }
             }
-            if let Some(x) = r.result {
-                if x >= nres {
-                    return Err(bad(rat, "result index out of range"));
-                }
+            if let Some(x) = r.result
+                && x >= nres
+            {
+                return Err(bad(rat, "result index out of range"));
             }
             id = r.id;
             prio = r.priority;

@@ -227,10 +227,10 @@ fn cells(cells: &[CellSpec]) -> Result<(u8, Vec<u8>), WriteError> {
     }
     let sparse_len = varint_len(sparse.len() as u32) + sparse.len();
     let mut out = Vec::new();
-    if let Some(bx) = boxed(&cells) {
-        if bx.len() <= dense_len.min(sparse_len) || !dense_ok && bx.len() <= sparse_len {
-            return Ok((CELLS_BOX, bx));
-        }
+    if let Some(bx) = boxed(&cells)
+        && (bx.len() <= dense_len.min(sparse_len) || !dense_ok && bx.len() <= sparse_len)
+    {
+        return Ok((CELLS_BOX, bx));
     }
     if dense_ok && dense_len <= sparse_len {
         let mut bits: BitVec<u8, Lsb0> = BitVec::repeat(false, positions.div_ceil(2) as usize * 8);
