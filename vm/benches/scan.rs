@@ -5,10 +5,8 @@
 //! in wall time and in thread CPU time.
 //! Run: `cargo bench -p lens-vm --bench scan`.
 
-#[path = "../tests/common/mod.rs"]
-mod common;
 
-use common::*;
+use lens_test_support::fixtures::*;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use lens_vm::spec::{ClassNode, ClassSpec, Mode, OrientPolicy, RomSpec};
 use lens_vm::*;
@@ -17,8 +15,7 @@ use std::time::Duration;
 
 const PATTERNS: usize = 3000;
 
-#[path = "../../bench-support/thread_cpu.rs"]
-mod thread_cpu;
+use lens_test_support::thread_cpu;
 use thread_cpu::thread_cpu;
 
 fn image() -> Vec<u8> {

@@ -1,6 +1,5 @@
 //! Test helpers: a tiny board (until the reference board is used everywhere), a seeded PRNG,
 //! and random positions and RomSpecs for differential and property tests.
-#![allow(dead_code)]
 
 use lens_vm::spec::*;
 use lens_vm::{BoardView, Colour, Point};
@@ -8,6 +7,7 @@ use lens_vm::{BoardView, Colour, Point};
 /// xorshift64*: deterministic, seedable, no dependency.
 pub struct Rng(pub u64);
 impl Rng {
+    #[allow(clippy::should_implement_trait)] // a generator the tests call by hand, not an iterator
     pub fn next(&mut self) -> u64 {
         let mut x = self.0;
         x ^= x >> 12;
