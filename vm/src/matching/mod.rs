@@ -23,7 +23,7 @@ mod board_parallel;
 mod bytecode_eval;
 mod kernel;
 mod lens;
-mod lut;
+pub(crate) mod lut;
 mod sliced;
 pub(crate) mod view;
 
