@@ -7,6 +7,7 @@
 use std::collections::BTreeMap;
 
 use lens_dsl::ast::{self, ArgKind, Expr, PointRef, PointState, Span, Spanned, StateSet};
+use lens_dsl::check::focus_states;
 use lens_dsl::diagram::{self, Grid};
 use lens_dsl::{Diagnostic, FileId};
 use lens_vm::geometry::Orientation;
@@ -21,7 +22,10 @@ type JMove = lens_joseki::Move;
 
 /// Class options not written in the source take these values (documented in docs/compiler.md).
 pub const DEFAULT_MODE: Mode = Mode::Best; // as docs/language.md specifies
-pub const DEFAULT_FIELD: (u8, u8) = (5, 5);
+pub const DEFAULT_FIELD: (u8, u8) = (
+    lens_dsl::check::DEFAULT_FIELD.width,
+    lens_dsl::check::DEFAULT_FIELD.height,
+);
 
 /// Diagnostics only the compiler gives (the front end's checks do not cover them); when the
 /// front end failed, only these are added to its report.
@@ -36,16 +40,19 @@ pub const SEMANTIC_ONLY: &[&str] = &[
     "lens::too_many_endpoints",
     "lens::glob_depth",
     "lens::lens_reach",
+    "lens::test_too_deep",
 ];
 
 /// Board sizes the VM supports; two drawn opposite edges must leave a board of this height.
-const MIN_BOARD: i32 = 5;
-const MAX_BOARD: i32 = 25;
-/// Limits of the ROM format.
+const MIN_BOARD: i32 = lens_vm::board::MIN_SIZE as i32;
+const MAX_BOARD: i32 = lens_vm::board::MAX_SIZE as i32;
+/// Limits of the ROM format (each defined once, in lens-vm).
 const MAX_EXTERN_ARGS: usize = lens_vm::rom::bytecode::MAX_ARGS;
 const MAX_ENDPOINTS: usize = lens_vm::rom::MAX_ENDPOINTS;
-const MAX_GLOB_DEPTH: usize = 16;
-const MAX_LENS_REACH: i32 = 127;
+const MAX_GLOB_DEPTH: usize = lens_vm::rom::MAX_GLOB_DEPTH;
+const MAX_STACK: usize = lens_vm::rom::bytecode::MAX_STACK;
+/// A lens point is stored as an offset from the first endpoint, like a pattern cell.
+const MAX_LENS_REACH: i32 = lens_vm::rom::MAX_OFFSET;
 
 struct ClassInfo {
     index: usize,
@@ -99,15 +106,6 @@ pub fn lower(program: &lens_dsl::Program) -> (ir::Program, Vec<Diagnostic>) {
     (l.ir, l.diags)
 }
 
-fn focus_states(f: ast::FocusStatus) -> StateSet {
-    match f {
-        ast::FocusStatus::Empty => StateSet::EMPTY,
-        ast::FocusStatus::Friend => StateSet::FRIEND,
-        ast::FocusStatus::Foe => StateSet::FOE,
-        ast::FocusStatus::Any => StateSet::ON_BOARD,
-    }
-}
-
 fn policy_bits(p: OrientPolicy) -> u8 {
     match p {
         OrientPolicy::Identity => 1,
@@ -147,12 +145,10 @@ impl<'p> Lowerer<'p> {
     fn declarations(&mut self) {
         for (file, item) in self.items() {
             match item {
-                ast::Item::Global(g) => {
-                    if !self.globals.contains_key(&g.name.node) {
-                        self.globals
-                            .insert(g.name.node.clone(), self.ir.globals.len() as u16);
-                        self.ir.globals.push(g.name.node.clone());
-                    }
+                ast::Item::Global(g) if !self.globals.contains_key(&g.name.node) => {
+                    self.globals
+                        .insert(g.name.node.clone(), self.ir.globals.len() as u16);
+                    self.ir.globals.push(g.name.node.clone());
                 }
                 ast::Item::Extern(e) => {
                     if e.params.len() > MAX_EXTERN_ARGS {
@@ -163,7 +159,10 @@ impl<'p> Lowerer<'p> {
                             e.name.span,
                             "too many parameters",
                         );
-                    } else if !self.externs.contains_key(&e.name.node) {
+                    }
+                    // Declared even when it has too many parameters: its uses are then not
+                    // reported again as unknown (no image is written after an error).
+                    if !self.externs.contains_key(&e.name.node) {
                         let index = self.ir.externs.len() as u16;
                         let params: Vec<ArgKind> = e.params.iter().map(|p| p.node).collect();
                         self.ir.externs.push(ExternSpec {
@@ -181,17 +180,15 @@ impl<'p> Lowerer<'p> {
                         );
                     }
                 }
-                ast::Item::Class(c) => {
-                    if !self.classes.contains_key(&c.name.node) {
-                        self.class(file, c);
-                    }
+                ast::Item::Class(c) if !self.classes.contains_key(&c.name.node) => {
+                    self.class(c);
                 }
                 _ => {}
             }
         }
     }
 
-    fn class(&mut self, file: FileId, c: &ast::Class) {
+    fn class(&mut self, c: &ast::Class) {
         let (mut mode, mut focus, mut field, mut orient, mut default_value) = (
             DEFAULT_MODE,
             ast::FocusStatus::Empty,
@@ -209,21 +206,11 @@ impl<'p> Lowerer<'p> {
                     }
                 }
                 ast::ClassOption::Focus(f) => focus = f.node,
-                ast::ClassOption::Field(f) => {
-                    let (w, h) = (f.node.width, f.node.height);
-                    let max = lens_dsl::check::MAX_FIELD;
-                    if w % 2 == 0 || h % 2 == 0 || w == 0 || h == 0 || w > max || h > max {
-                        self.error(
-                            "lens::bad_field",
-                            format!("field {w}x{h} is not allowed: width and height must be odd, 1 to {max}"),
-                            file,
-                            f.span,
-                            "field size",
-                        );
-                    } else {
-                        field = (w, h);
-                    }
+                // A bad size is the front end's error (`lens::bad_field_size`); keep the default.
+                ast::ClassOption::Field(f) if lens_dsl::check::field_fits(f.node) => {
+                    field = (f.node.width, f.node.height)
                 }
+                ast::ClassOption::Field(_) => {}
                 ast::ClassOption::Orient(p) => {
                     orient = match p.node {
                         ast::OrientPolicy::All => OrientPolicy::All,
@@ -914,6 +901,24 @@ impl<'p> Lowerer<'p> {
 
     fn test(&mut self, file: FileId, e: &Expr, frame: &Frame) -> Option<TestSpec> {
         let (expr, cost) = self.expr(file, e, frame)?;
+        let depth = stack_depth(&expr);
+        if depth > MAX_STACK {
+            self.diags.push(
+                Diagnostic::error(
+                    "lens::test_too_deep",
+                    format!(
+                        "this test needs {depth} values on the VM's stack; it holds {MAX_STACK}"
+                    ),
+                    file,
+                    e.span(),
+                    "nested too deeply",
+                )
+                .with_help(
+                    "split it into conditions joined by `&&`, or compute part of it in an extern",
+                ),
+            );
+            return None;
+        }
         Some(TestSpec { expr, cost })
     }
 
@@ -1399,6 +1404,16 @@ impl<'p> Lowerer<'p> {
             fields,
             tree: Vec::new(),
         })
+    }
+}
+
+/// The stack slots a test's bytecode needs: operands are pushed left to right, so the right
+/// operand of a binary operator is evaluated with the left one's value below it.
+fn stack_depth(e: &TestExpr) -> usize {
+    match e {
+        TestExpr::Not(a) | TestExpr::Neg(a) => stack_depth(a),
+        TestExpr::Bin(_, a, b) => stack_depth(a).max(1 + stack_depth(b)),
+        _ => 1,
     }
 }
 

@@ -1,5 +1,7 @@
 //! `lens-vm`: load a Lens ROM image zero-copy and match it against a Go board.
 #![no_std]
+// The only `unsafe` is `matching::simd` (calls into `#[target_feature]` code after detection).
+#![deny(unsafe_code)]
 
 #[cfg(feature = "alloc")]
 extern crate alloc;

@@ -123,7 +123,7 @@ fn lookup_kernel_agrees_with_reference_on_every_neighbourhood() {
                 0 => Orientations::Set((k >> 2) as u8),
                 _ => Orientations::All,
             };
-            let perspective = if k % 3 == 0 {
+            let perspective = if k.is_multiple_of(3) {
                 Colour::White
             } else {
                 Colour::Black

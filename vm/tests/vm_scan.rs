@@ -2,10 +2,12 @@
 //! reference matcher's scan and the per-point scan (`Rom::scan_points`), match for match and in
 //! the same order, over random classes of every kind (packed 3x3..7x7, general 9x9..25x25,
 //! globs, rejects, tests, defaults, all three modes), boards of every size class (5..25, with
-//! and without row bitboards), both perspectives and all orientation-set kinds.
+//! and without row bitboards), both perspectives and all orientation-set kinds, on every
+//! instruction-set path the machine supports (`matching::simd`, in rotation).
 
 mod common;
 use common::*;
+use lens_vm::matching::simd::{self, Simd};
 use lens_vm::spec::{ClassNode, ClassSpec, Mode, OrientPolicy, RomSpec};
 use lens_vm::*;
 
@@ -36,6 +38,22 @@ fn random_class(rng: &mut Rng, name: &str, n: usize, r: i16, next_id: &mut u32) 
 }
 
 fn image(rng: &mut Rng) -> Vec<u8> {
+    rom::write(&spec(rng))
+}
+
+/// The same classes as `lensc` writes them: with the bit-sliced tables (512-entry blocks) and
+/// 3x3 lookup tables, so the dispatch takes its per-focus paths for those classes.
+fn image_with_tables(rng: &mut Rng) -> Vec<u8> {
+    let opts = rom::WriteOptions {
+        sliced_block_words: 8,
+        lut_max_bytes: u32::MAX,
+        lut_max_bytes_per_variant: 0,
+        profile: rom::Profile::Fast,
+    };
+    rom::write_with(&spec(rng), &opts)
+}
+
+fn spec(rng: &mut Rng) -> RomSpec {
     let mut next_id = 0;
     // radius 1-3: packed; 4, 8 (offsets at the plane cache's edge), 12 (25x25 fields): general.
     let mut classes: Vec<ClassSpec> = [
@@ -81,11 +99,11 @@ fn image(rng: &mut Rng) -> Vec<u8> {
     let mut all = class("everywhere", Mode::First, 3, anything);
     all.focus = F | X | E;
     classes.push(all);
-    rom::write(&RomSpec {
+    RomSpec {
         toolchain: "scan".into(),
         classes,
         ..RomSpec::default()
-    })
+    }
 }
 
 /// Scans `q` three ways and compares them; returns the match count and whether the
@@ -129,6 +147,15 @@ fn check<B: BoardView>(
     let mut a = MatchBuf::new(fast);
     assert_eq!(plan.scan(rom, board, &NoHost, q, scratch, &mut a), nc);
     assert_eq!(a.as_slice(), c.as_slice(), "plan scan vs reference: {q:?}");
+    let mut a = MatchBuf::new(fast);
+    if let Some(n) = plan.scan_parallel(rom, board, &NoHost, q, scratch, &mut a) {
+        assert_eq!(n, nc);
+        assert_eq!(
+            a.as_slice(),
+            c.as_slice(),
+            "plan planes vs reference: {q:?}"
+        );
+    }
     // The rescan of an area: the whole scan's matches at the foci inside it.
     let inside = |m: &&Match| {
         let (x, y) = m.focus;
@@ -156,9 +183,20 @@ fn check<B: BoardView>(
 
 #[test]
 fn board_parallel_scan_equals_reference_scan() {
-    let mut rng = Rng(0x5ca9_0b0a_4d00_0001);
-    let bytes = image(&mut rng);
+    scans_equal_reference(image(&mut Rng(0x5ca9_0b0a_4d00_0001)), false);
+}
+
+/// The same with lookup and bit-sliced tables: `Rom::scan`, `scan_area` and the plan scans
+/// take the per-focus lookup and sliced kernels where the dispatch finds them cheaper.
+#[test]
+fn scans_with_tables_equal_reference_scan() {
+    scans_equal_reference(image_with_tables(&mut Rng(0x5ca9_0b0a_4d00_0001)), true);
+}
+
+fn scans_equal_reference(bytes: Vec<u8>, tables: bool) {
+    let mut rng = Rng(0x5ca9_0b0a_4d00_0001 ^ 0x77);
     let rom = Rom::from_bytes(&bytes).unwrap();
+    assert_eq!(rom.has_sliced() && rom.has_lut(), tables);
     let mut bufs = [
         vec![Match::EMPTY; 1 << 15],
         vec![Match::EMPTY; 1 << 15],
@@ -171,7 +209,10 @@ fn board_parallel_scan_equals_reference_scan() {
     assert!(plans.iter().all(|p| p.fits(&rom)));
     let mut matches = [0usize; 16];
     let mut declined = [0usize; 16];
+    // The instruction-set paths (plane ANDs, sliced ORs, view cut) in rotation, a round each.
+    let paths: Vec<Simd> = Simd::supported().collect();
     for round in 0..12 {
+        simd::force(Some(paths[round % paths.len()])).unwrap();
         let size = [5u8, 7, 9, 13, 19, 25][round % 6];
         let density = 0.2 + rng.below(5) as f64 * 0.1;
         let board = TestBoard::random(&mut rng, size, density);
@@ -210,6 +251,7 @@ fn board_parallel_scan_equals_reference_scan() {
             }
         }
     }
+    simd::force(None).unwrap();
     // Every class produced matches (the comparison is not vacuous).
     for (c, &n) in matches.iter().enumerate().take(rom.class_count()) {
         assert!(n > 0, "class {c} never matched");

@@ -230,7 +230,7 @@ fn lex_diagram<'s>(lex: &mut Lexer<'s, Tok<'s>>) -> Result<&'s str, LexError> {
     }
     // Find the closing brace, ignoring `//` comments inside the block. Bytes, not chars: the
     // three markers are ASCII and never occur inside a multi-byte UTF-8 sequence.
-    let body = rest[ws + 1..].as_bytes();
+    let body = &rest.as_bytes()[ws + 1..];
     let mut i = 0;
     while let Some(k) = body[i..].iter().position(|&b| b == b'}' || b == b'/') {
         i += k;
@@ -280,7 +280,7 @@ impl<'s> Tokens<'s> {
 }
 
 impl<'s> Iterator for Tokens<'s> {
-    type Item = Result<(usize, Tok<'s>, usize), LexError>;
+    type Item = Result<Triple<'s>, LexError>;
 
     fn next(&mut self) -> Option<Self::Item> {
         loop {
@@ -317,15 +317,61 @@ impl<'s> Iterator for Tokens<'s> {
     }
 }
 
+/// Words the lexer turns into keyword tokens, never identifiers (a test keeps this list and the
+/// `#[token]`s below in step).
+pub const KEYWORDS: &[&str] = &[
+    "diagram",
+    "include",
+    "global",
+    "extern",
+    "cost",
+    "class",
+    "mode",
+    "focus",
+    "field",
+    "orient",
+    "default",
+    "pattern",
+    "priority",
+    "symmetry",
+    "orientations",
+    "legend",
+    "where",
+    "reject",
+    "value",
+    "bits",
+    "seq",
+    "sequence",
+    "pass",
+    "tenuki",
+    "attr",
+    "glob",
+    "header",
+    "lens",
+    "joseki",
+    "friend",
+    "foe",
+    "empty",
+    "off",
+    "any",
+    "stone",
+    "anything",
+    "true",
+    "false",
+];
+
+/// Identifiers with a meaning in some positions: argument kinds (`extern f(point, color)`,
+/// `: int`), match modes (`mode best`) and orientation policies (`orient up`).
+pub const CONTEXT_WORDS: &[&str] = &[
+    "point", "int", "color", "colour", "best", "all", "first", "up", "identity",
+];
+
+/// A token with its byte range, as the parser takes it: `(start, token, end)`.
+pub type Triple<'s> = (usize, Tok<'s>, usize);
+
 /// Lexes a whole file: tokens for the parser, comments for the formatter, errors for diagnostics.
 /// Erroneous text is dropped from the token stream, so the parser still sees everything else.
-pub fn tokenize(
-    text: &str,
-) -> (
-    Vec<(usize, Tok<'_>, usize)>,
-    Vec<Comment>,
-    Vec<SpannedLexError>,
-) {
+pub fn tokenize(text: &str) -> (Vec<Triple<'_>>, Vec<Comment>, Vec<SpannedLexError>) {
     let mut stream = Tokens::new(text);
     let tokens = stream.by_ref().flatten().collect();
     (tokens, stream.comments, stream.errors)
@@ -349,5 +395,36 @@ mod tests {
         assert_eq!(errs[0].error, LexError::UnclosedDiagram);
         let (_, _, errs) = tokenize("diagram O");
         assert_eq!(errs[0].error, LexError::DiagramWithoutBrace);
+    }
+
+    #[test]
+    fn keyword_list_matches_the_token_attributes() {
+        let source = include_str!("lexer.rs");
+        let mut declared: Vec<&str> = source
+            .split("#[token(\"")
+            .skip(1)
+            .filter_map(|rest| rest.split('"').next())
+            .filter(|w| w.bytes().all(|b| b.is_ascii_lowercase()) && !w.is_empty())
+            .collect();
+        declared.sort_unstable();
+        let mut listed = KEYWORDS.to_vec();
+        listed.sort_unstable();
+        assert_eq!(declared, listed);
+        for w in KEYWORDS {
+            let text = format!("{w} {{ }}");
+            let (toks, _, _) = tokenize(&text);
+            assert!(
+                !matches!(toks[0].1, Tok::Ident(_)),
+                "{w} lexes as an identifier"
+            );
+        }
+        for w in CONTEXT_WORDS {
+            let (toks, _, _) = tokenize(w);
+            assert_eq!(
+                toks[0].1,
+                Tok::Ident(w),
+                "{w} is a context word, not a keyword"
+            );
+        }
     }
 }

@@ -60,8 +60,8 @@ pub(super) fn check_class_shape(
     if focus > 15 {
         return Err(bad(at + 1, "focus state set above 15"));
     }
-    if width % 2 == 0
-        || height % 2 == 0
+    if width.is_multiple_of(2)
+        || height.is_multiple_of(2)
         || width as usize > MAX_FIELD
         || height as usize > MAX_FIELD
     {
@@ -172,7 +172,7 @@ fn parse_header(bytes: &[u8]) -> R<Rom<'_>> {
         }
         let off = u32_at(bytes, e + 4) as usize;
         let len = u32_at(bytes, e + 8) as usize;
-        if off % 8 != 0 {
+        if !off.is_multiple_of(8) {
             return Err(bad(e + 4, "section offset not 8-byte aligned"));
         }
         if off != cursor {
@@ -185,7 +185,7 @@ fn parse_header(bytes: &[u8]) -> R<Rom<'_>> {
         let Some(end) = end else {
             return Err(err(e + 8, LoadErrorKind::Truncated));
         };
-        if len % sec.record_len() != 0 {
+        if !len.is_multiple_of(sec.record_len()) {
             return Err(bad(
                 e + 8,
                 "section length is not a whole number of records",
@@ -308,7 +308,7 @@ fn validate(rom: &Rom<'_>) -> R<()> {
     for i in 0..externs.len() {
         string_ref(rom, externs.u32(i, 0), externs.at(i, 0))?;
         if externs.u8(i, 4) as usize > bytecode::MAX_ARGS {
-            return Err(bad(externs.at(i, 4), "extern arity above 8"));
+            return Err(bad(externs.at(i, 4), "extern arity above 20"));
         }
         if externs.u8(i, 5) | externs.u8(i, 6) | externs.u8(i, 7) != 0 {
             return Err(bad(externs.at(i, 5), "reserved field is not zero"));

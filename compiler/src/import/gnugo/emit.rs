@@ -64,68 +64,8 @@ pub fn class_name(stem: &str, colour: AnchorColour) -> String {
     }
 }
 
-/// Lens names that externs must not take (built-in tests and keywords).
-const RESERVED: &[&str] = &[
-    "libs",
-    "line",
-    "atari",
-    "nbr_atari",
-    "dist",
-    "count",
-    "any",
-    "adj",
-    "empty8",
-    "empty25",
-    "mark",
-    "true",
-    "false",
-    "friend",
-    "foe",
-    "empty",
-    "stone",
-    "off",
-    "anything",
-    "value",
-    "reject",
-    "bits",
-    "seq",
-    "pass",
-    "pattern",
-    "class",
-    "glob",
-    "lens",
-    "joseki",
-    "global",
-    "extern",
-    "include",
-    "where",
-    "legend",
-    "diagram",
-    "priority",
-    "symmetry",
-    "orientations",
-    "attr",
-    "sequence",
-    "header",
-    "field",
-    "cost",
-    "point",
-    "int",
-    "color",
-    "mode",
-    "focus",
-    "orient",
-    "default",
-    "all",
-    "best",
-    "first",
-    "up",
-    "identity",
-    "tenuki",
-];
-
 fn extern_ident(name: &str) -> String {
-    if RESERVED.contains(&name) {
+    if lens_dsl::builtins::is_reserved(name) {
         format!("gnugo_{name}")
     } else {
         name.to_string()
@@ -366,32 +306,11 @@ impl Translator<'_> {
                     for t in &tenukis {
                         let _ = write!(c.name, "_t{t}");
                     }
-                    if c.args.len() > MAX_EXTERN_ARGS && c.kinds.iter().all(|k| *k == "point") {
-                        // A long move sequence repeats points (the string read is one of the
-                        // moves): each point is passed once and the name spells which point
-                        // each position takes (`_p01203`: the 4th argument is the 3rd point).
-                        let mut distinct: Vec<String> = Vec::new();
-                        let mut map = String::from("_p");
-                        for a in &c.args {
-                            let i = match distinct.iter().position(|d| d == a) {
-                                Some(i) => i,
-                                None => {
-                                    distinct.push(a.clone());
-                                    distinct.len() - 1
-                                }
-                            };
-                            map.push(char::from_digit(i as u32, 36).unwrap_or('z'));
-                        }
-                        if distinct.len() <= MAX_EXTERN_ARGS {
-                            c.name.push_str(&map);
-                            c.kinds = vec!["point"; distinct.len()];
-                            c.args = distinct;
-                        }
-                    }
                 }
                 if c.args.len() > MAX_EXTERN_ARGS {
+                    // mkpat's own limit (`MAXPARAMS`) is the same: GNU Go rejects this call too.
                     return Err(format!(
-                        "`{name}` with {} distinct points: Lens externs take at most {MAX_EXTERN_ARGS} arguments (the ROM format's limit)",
+                        "`{name}` with {} arguments: Lens externs take at most {MAX_EXTERN_ARGS} (the ROM format's limit, and mkpat's)",
                         c.args.len()
                     ));
                 }
@@ -581,16 +500,6 @@ impl Translator<'_> {
                     Ty::Bool,
                 ))
             }
-            Some(Mapping::Extern) | None
-                if name.ends_with("_alive_somewhere") && args.len() > MAX_EXTERN_ARGS =>
-            {
-                // "Some listed point is an alive stone": a disjunction, split into calls of 8.
-                let parts = args
-                    .chunks(MAX_EXTERN_ARGS)
-                    .map(|ch| self.call(name, ch).map(|t| t.wrapped(PREC_OR + 1)))
-                    .collect::<Result<Vec<_>, String>>()?;
-                Ok(Tr::new(parts.join(" || "), PREC_OR, Ty::Bool))
-            }
             Some(Mapping::Extern) | None => {
                 let c = self
                     .as_extern(&CExpr::Call(name.to_string(), args.to_vec()))?
@@ -601,10 +510,15 @@ impl Translator<'_> {
     }
 }
 
-/// The largest distance from the focus the importer gives a class field (19x19). The ROM
-/// format allows 25x25 (`lens_vm::rom::MAX_FIELD`); widening this would import GNU Go's
-/// widest patterns too (not yet checked against the oracle).
-pub const MAX_REACH: i32 = 9;
+/// How far a pattern may reach from GNU Go's anchor to be focused on it: the anchor classes keep
+/// fields of at most 19x19, as before wide patterns existed; wider ones go to the `_wide` class.
+pub const ANCHOR_REACH: i32 = 9;
+
+/// The largest distance from the focus a class field holds: the ROM format's 25x25
+/// (`lens_vm::rom::MAX_FIELD`), used by the `_wide` class only.
+pub const MAX_REACH: i32 = (lens_vm::rom::MAX_FIELD as i32 - 1) / 2;
+// GNU Go's diagrams stop at 19x19: with edges, 21x21, whose middle reaches 10. All fit.
+const _: () = assert!(MAX_REACH >= 10);
 
 /// How far the drawing (edge rows and columns included) reaches from cell (r, c).
 pub fn reach(p: &DbPattern, r: usize, c: usize) -> i32 {
@@ -666,11 +580,11 @@ fn symmetry_moves_anchor(p: &DbPattern, focus: (usize, usize), anchor: (usize, u
 
 /// The Lens focus of a pattern: GNU Go's anchor when the pattern fits a 19x19 field around it,
 /// else the cell that reaches least far (first in row-major order on a tie), drawn `@` with its
-/// own states, in the file's `_wide` class (`focus any`); `None` if nothing fits. The anchor is
-/// then `attr gnugo_anchor_dx/dy` away from the focus.
+/// own states, in the file's `_wide` class (`focus any`, fields up to 25x25); `None` if nothing
+/// fits. The anchor is then `attr gnugo_anchor_dx/dy` away from the focus.
 pub fn focus_of(p: &DbPattern, anchor: (usize, usize, AnchorColour)) -> Option<(usize, usize)> {
     let (ar, ac, _) = anchor;
-    if reach(p, ar, ac) <= MAX_REACH {
+    if reach(p, ar, ac) <= ANCHOR_REACH {
         return Some((ar, ac));
     }
     p.cells()
@@ -767,7 +681,10 @@ fn convert_pattern(
             cell_label.insert((r, c), l);
         }
     }
-    if let Some(mc) = move_cell {
+    if move_cell == Some((fr, fc)) {
+        // A wide pattern focused on its move (a whole-board handicap pattern's tengen).
+        names.mov = "*".into();
+    } else if let Some(mc) = move_cell {
         let l = match cell_label.get(&mc) {
             Some(&l) => l,
             None => {
@@ -1335,11 +1252,27 @@ O*
         assert!(reason.contains("non-integer"), "{reason}");
     }
 
+    /// Compiles imported text, panicking with the diagnostics; returns the class fields.
+    fn fields_of(source: &str) -> Vec<(String, (u8, u8))> {
+        let (sources, result) = crate::compile_str("w.lens", source, &Default::default());
+        let bytes = match result {
+            Ok(c) => c.rom,
+            Err(d) => panic!("{}\n{source}", lens_dsl::render_human(&sources, &d, false)),
+        };
+        let rom = lens_vm::Rom::from_bytes(&bytes).unwrap();
+        (0..rom.class_count())
+            .map(|i| {
+                let c = rom.class(lens_vm::ClassId(i as u32)).unwrap();
+                (c.name().to_string(), (c.width(), c.height()))
+            })
+            .collect()
+    }
+
     #[test]
     fn symmetric_wide_patterns_keep_each_anchor() {
         // 19 columns: the X at column 0 anchors (-b), reaching 18 > 9 points, so the focus is
-        // the move at column 9. Mirrored east-west the drawing is the same about the focus but
-        // GNU Go's anchor is the other X: a test naming the anchor keeps the two apart.
+        // the move at column 9 (`=> *`). Mirrored east-west the drawing is the same about the
+        // focus but GNU Go's anchor is the other X: a test naming the anchor keeps the two apart.
         let row = "X........*........X";
         let db =
             format!("Pattern W\n\n{row}\n\n:8,-\n\nPattern V\n\nX........*.......OX\n\n:8,-\n");
@@ -1353,11 +1286,38 @@ O*
         );
         let s = &out.source;
         let w = &s[s.find("pattern W").unwrap()..s.find("pattern V").unwrap()];
-        assert!(w.contains("where line(n) > 0;"), "{w}");
-        assert!(w.contains("n = foe;"), "{w}");
+        assert!(w.contains("where line(m) > 0;"), "{w}");
+        assert!(w.contains("m = foe;"), "{w}");
+        assert!(w.contains("=> * 0;"), "{w}");
         // Not symmetric: no such test.
         let v = &s[s.find("pattern V").unwrap()..];
         assert!(!v.contains("where"), "{v}");
+        assert_eq!(fields_of(s), vec![("w_wide".to_string(), (19, 19))]);
+    }
+
+    #[test]
+    fn patterns_wider_than_19_use_fields_up_to_25() {
+        // 19 columns between two edges: every cell reaches at least 10 points (an edge), more
+        // than a 19x19 field holds; the middle column reaches exactly 10, so a 21x21 field.
+        let db = "Pattern Side\n\n|X........*........X|\n|...................|\n+-------------------+\n\n:|,-\n";
+        let out = import_str(
+            "w.db",
+            db,
+            &Options {
+                geometric_only: true,
+                ..Default::default()
+            },
+        );
+        assert_eq!(out.report.not_imported(), 0, "{}", out.report.to_text());
+        assert!(
+            out.source.contains("pattern Side : w_wide"),
+            "{}",
+            out.source
+        );
+        assert_eq!(
+            fields_of(&out.source),
+            vec![("w_wide".to_string(), (21, 21))]
+        );
     }
 
     #[test]

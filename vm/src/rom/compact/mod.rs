@@ -150,9 +150,12 @@ pub fn decode_result(s: &[u8], pos: usize) -> Result<(RawResult, usize), (usize,
     Ok((r, p))
 }
 
+/// A decoded item and the position after it, or the offset and reason of a decoding error.
+pub type Decoded<T> = Result<(T, usize), (usize, &'static str)>;
+
 /// Decode the test block at `pos` of `compact_tests` (varint cost, varint length, code):
 /// `(code, cost)` and the next position.
-pub fn decode_test(s: &[u8], pos: usize) -> Result<((&[u8], u32), usize), (usize, &'static str)> {
+pub fn decode_test(s: &[u8], pos: usize) -> Decoded<(&[u8], u32)> {
     let mut p = pos;
     let cost = wire::read_varint(s, &mut p).ok_or((pos, "bad test cost"))?;
     let at = p;
@@ -164,7 +167,7 @@ pub fn decode_test(s: &[u8], pos: usize) -> Result<((&[u8], u32), usize), (usize
 /// Every item of a list section, decoded one after the other.
 fn list<'a, T: 'a>(
     s: &'a [u8],
-    decode: fn(&'a [u8], usize) -> Result<(T, usize), (usize, &'static str)>,
+    decode: fn(&'a [u8], usize) -> Decoded<T>,
 ) -> impl Iterator<Item = T> + 'a {
     let mut pos = 0;
     core::iter::from_fn(move || {
@@ -597,7 +600,7 @@ pub fn decode_record(
                 .get(p + 3..p + 3 + n)
                 .ok_or((p + 3, "record truncated"))?;
             let used = bx.interior() * 3;
-            if used % 8 != 0 && values[n - 1] >> (used % 8) != 0 {
+            if !used.is_multiple_of(8) && values[n - 1] >> (used % 8) != 0 {
                 return Err((p + 3 + n - 1, "box padding bits not zero"));
             }
             p += 3 + n;
@@ -738,11 +741,11 @@ impl<'a> CompactClass<'a> {
             id = r.id;
             prio = r.priority;
             pos += r.len;
-            if let Some(m) = r.glob_members {
-                if depth < ends.len() {
-                    ends[depth] = pos + m as usize;
-                    depth += 1;
-                }
+            if let Some(m) = r.glob_members
+                && depth < ends.len()
+            {
+                ends[depth] = pos + m as usize;
+                depth += 1;
             }
             Some((d, r))
         })
@@ -767,10 +770,9 @@ pub(super) fn validate_lists(rom: &Rom<'_>) -> Result<(usize, usize), LoadError>
         if let RawResult::Move {
             sequence: Some(s), ..
         } = r
+            && s >= nseq
         {
-            if s >= nseq {
-                return Err(bad(t.base + pos, "sequence index out of range"));
-            }
+            return Err(bad(t.base + pos, "sequence index out of range"));
         }
         pos = next;
         nres += 1;
@@ -848,10 +850,10 @@ pub(super) fn validate(rom: &Rom<'_>, ntests: u32, nres: u32) -> Result<(), Load
                     return Err(bad(rat, "test index out of range"));
                 }
             }
-            if let Some(x) = r.result {
-                if x >= nres {
-                    return Err(bad(rat, "result index out of range"));
-                }
+            if let Some(x) = r.result
+                && x >= nres
+            {
+                return Err(bad(rat, "result index out of range"));
             }
             id = r.id;
             prio = r.priority;

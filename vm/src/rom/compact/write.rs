@@ -125,7 +125,7 @@ fn record(w: &mut W, p: &PatternSpec, chain: &mut Chain) -> Result<(u8, Vec<u8>)
         .all(|(&o, &c)| c == 1 << o);
     let group = p.orientations.first().and_then(|&o0| {
         let inv = crate::geometry::Orientation::new(o0)?.inverse().index();
-        let g = coset(inv, p.covers[0]) & 0xFF;
+        let g = coset(inv, p.covers[0]);
         let fits = g & 1 != 0
             && p.orientations
                 .iter()
@@ -227,10 +227,10 @@ fn cells(cells: &[CellSpec]) -> Result<(u8, Vec<u8>), WriteError> {
     }
     let sparse_len = varint_len(sparse.len() as u32) + sparse.len();
     let mut out = Vec::new();
-    if let Some(bx) = boxed(&cells) {
-        if bx.len() <= dense_len.min(sparse_len) || !dense_ok && bx.len() <= sparse_len {
-            return Ok((CELLS_BOX, bx));
-        }
+    if let Some(bx) = boxed(&cells)
+        && (bx.len() <= dense_len.min(sparse_len) || !dense_ok && bx.len() <= sparse_len)
+    {
+        return Ok((CELLS_BOX, bx));
     }
     if dense_ok && dense_len <= sparse_len {
         let mut bits: BitVec<u8, Lsb0> = BitVec::repeat(false, positions.div_ceil(2) as usize * 8);
