@@ -632,10 +632,10 @@ pub fn median(v: &mut [f64]) -> f64 {
     v[v.len() / 2]
 }
 
-/// A pattern cut out of a real view (`research/perf.md` section 3): the focus and each ring-1
-/// point with p = 0.85, then ring 2/3 points (ring 2 three times likelier, stones three times
-/// likelier than empty points) up to 6-15 cells with at least 2 stones; each cell the exact
-/// state seen (85 %) or "anything but" it (15 %). Result: a move at the focus.
+/// A pattern cut out of a real view (the matching benches' synthetic workload): the focus and
+/// each ring-1 point with p = 0.85, then ring 2/3 points (ring 2 three times likelier, stones
+/// three times likelier than empty points) up to 6-15 cells with at least 2 stones; each cell
+/// the exact state seen (85 %) or "anything but" it (15 %). Result: a move at the focus.
 pub fn cut_pattern(rng: &mut Rng, id: u32) -> PatternSpec {
     loop {
         let b = TestBoard::random(rng, 19, 0.35);

@@ -2,10 +2,9 @@
 //! table (and no other class: they reach beyond distance 1), and the lookup kernel agrees with
 //! the reference matcher at every neighbourhood a board can show, from both perspectives.
 
-
 use lens_test_support::fixtures::*;
-use lens_vm::*;
 use lens_test_support::lut::*;
+use lens_vm::*;
 
 #[test]
 fn only_the_3x3_class_gets_a_table() {

@@ -14,8 +14,8 @@
 
 use lens_test_support::thread_cpu;
 
-use lens_test_support::fixtures::*;
 use criterion::{Criterion, criterion_group, criterion_main};
+use lens_test_support::fixtures::*;
 use lens_vm::board::Board;
 use lens_vm::matching::Area;
 use lens_vm::matching::simd::{self, Simd};

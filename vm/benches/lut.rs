@@ -8,8 +8,8 @@
 
 use lens_test_support::thread_cpu;
 
-use lens_test_support::fixtures::*;
 use criterion::{Criterion, criterion_group, criterion_main};
+use lens_test_support::fixtures::*;
 use lens_vm::board::Board;
 use lens_vm::spec::{
     CellSpec, ClassNode, ClassSpec, Mode, Offset, OrientPolicy, ResultSpec, RomSpec,
