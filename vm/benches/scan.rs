@@ -1,4 +1,5 @@
-//! Whole-board scan benchmark: one class of 3000 synthetic 7x7 patterns x 8 orientations (the `scan_19x19` setup of `matching.rs`) over a 19x19 board, with
+//! Whole-board scan benchmark: one class of 3000 synthetic 7x7 patterns x 8 orientations (the
+//! `scan_19x19` setup of `matching.rs`) over a 19x19 board, with
 //! `Rom::scan` (board-parallel), `ScanPlan::scan` (the same through a per-class plan),
 //! `Rom::scan_points` (the per-point packed kernel) and the reference matcher in the same run,
 //! in wall time and in thread CPU time.
