@@ -266,12 +266,10 @@ impl<'a> Walker<'a> {
             if !e.has_sibling {
                 return Ok(None);
             }
-            pos = if !e.inline_children() {
-                e.end
-            } else if let Some(next) = e.skip {
-                next
-            } else {
-                skip_list(&self.l, e.end, parsed)?
+            pos = match (e.subtree(), e.skip) {
+                (None, _) => e.end,
+                (Some(_), Some(next)) => next,
+                (Some(sub), None) => skip_list(&self.l, sub, parsed)?,
             };
         }
     }
@@ -367,15 +365,13 @@ impl<'a> Walker<'a> {
             if !e.has_sibling {
                 return n;
             }
-            pos = if !e.inline_children() {
-                e.end
-            } else if let Some(next) = e.skip {
-                next
-            } else {
-                match skip_list(&self.l, e.end, parsed) {
+            pos = match (e.subtree(), e.skip) {
+                (None, _) => e.end,
+                (Some(_), Some(next)) => next,
+                (Some(sub), None) => match skip_list(&self.l, sub, parsed) {
                     Ok(p) => p,
                     Err(_) => return n,
-                }
+                },
             };
         }
     }
@@ -492,12 +488,10 @@ impl<'a> Walker<'a> {
             if !e.has_sibling {
                 return Some(n);
             }
-            pos = if !e.inline_children() {
-                e.end
-            } else if let Some(next) = e.skip {
-                next
-            } else {
-                skip_list(&self.l, e.end, &mut parsed).ok()?
+            pos = match (e.subtree(), e.skip) {
+                (None, _) => e.end,
+                (Some(_), Some(next)) => next,
+                (Some(sub), None) => skip_list(&self.l, sub, &mut parsed).ok()?,
             };
         }
     }

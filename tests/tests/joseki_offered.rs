@@ -4,8 +4,7 @@
 //! every book move of the side to move there. Setup stones are played as moves where the line
 //! holds them.
 
-#[path = "joseki_data.rs"]
-mod data;
+use lens_tests::joseki_data as data;
 
 use lens_joseki::{
     BoardMove, BookState, Colour, Continuation, Conventions, Encoding, Frame, Point, Rel, Step,

@@ -1,8 +1,7 @@
 //! Round trips: every data file (and their union) through both encodings decodes to the
 //! normalised source tree; the text format round-trips hand-written trees.
 
-#[path = "joseki_data.rs"]
-mod data;
+use lens_tests::joseki_data as data;
 
 use lens_joseki::text::to_text;
 use lens_joseki::{

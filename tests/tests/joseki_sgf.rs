@@ -1,8 +1,7 @@
 //! SGF import: conventions, corners, passes, colour repeats, setup stones, far moves; errors
 //! with offsets; a fuzz-style pass over mutated data files (errors, never panics).
 
-#[path = "joseki_data.rs"]
-mod data;
+use lens_tests::joseki_data as data;
 
 use lens_joseki::text::to_text;
 use lens_joseki::{

@@ -1,8 +1,7 @@
 //! Snapshots of the `lensc joseki stats` report (lens_joseki::stats::report) on every data
 //! file, their union and a hand-written dictionary.
 
-#[path = "joseki_data.rs"]
-mod data;
+use lens_tests::joseki_data as data;
 
 use lens_joseki::{
     Conventions, Encoding, Tree, decode, encode, import_sgf, import_sgf_into, parse_text, stats,

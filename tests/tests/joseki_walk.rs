@@ -4,8 +4,7 @@
 //! against the batch lookup; transpositions, tenuki and colour repeats, setup lines, leaving
 //! the book, the rectangle fallback.
 
-#[path = "joseki_data.rs"]
-mod data;
+use lens_tests::joseki_data as data;
 
 use lens_joseki::{
     BoardMove, BookLookup, BookState, Colour, Continuation, Conventions, Encoding, Frame, MoveType,

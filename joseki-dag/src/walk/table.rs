@@ -92,13 +92,13 @@ impl Transitions {
                     break;
                 }
                 let mut scratch = 0;
-                pos = match e.skip.filter(|_| e.inline_children()) {
-                    Some(next) => next,
-                    None if e.inline_children() => match skip_list(l, e.end, &mut scratch) {
+                pos = match (e.subtree(), e.skip) {
+                    (None, _) => e.end,
+                    (Some(_), Some(next)) => next,
+                    (Some(sub), None) => match skip_list(l, sub, &mut scratch) {
                         Ok(p) => p,
                         Err(_) => break,
                     },
-                    None => e.end,
                 };
             }
         }
