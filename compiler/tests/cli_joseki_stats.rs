@@ -72,7 +72,11 @@ fn unions_with_blobs_count_each_move_once_and_warn_about_what_they_drop() {
     let dir = std::env::temp_dir().join(format!("lensc-joseki-union-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     // A transposition with three continuations: 10 source moves, 13 in every order.
-    let book = write(&dir, "book.txt", "d4 ( c6:urgent f3 f6 ( c3 | d3 ) | f6 f3 c6 e3 )\n");
+    let book = write(
+        &dir,
+        "book.txt",
+        "d4 ( c6:urgent f3 f6 ( c3 | d3 ) | f6 f3 c6 e3 )\n",
+    );
     let other = write(&dir, "other.txt", "d4 c6:trick\n");
     let blob = dir.join("book.bin");
     let (ok, _, err) = lensc(&[
@@ -100,7 +104,11 @@ fn unions_with_blobs_count_each_move_once_and_warn_about_what_they_drop() {
         book.as_os_str(),
     ]);
     assert!(ok, "{s}");
-    assert_eq!(s.matches("moves 10 (").count(), 3, "each, and the union:\n{s}");
+    assert_eq!(
+        s.matches("moves 10 (").count(),
+        3,
+        "each, and the union:\n{s}"
+    );
     // Two types for one move: the stronger kept in either order, and said.
     for (a, b) in [(&book, &other), (&other, &book)] {
         let (ok, _, err) = lensc(&[
@@ -132,6 +140,9 @@ fn unions_with_blobs_count_each_move_once_and_warn_about_what_they_drop() {
         err.contains("josekifix.sgf: 1 Pachi [override] sections not imported"),
         "{err}"
     );
-    assert!(s.contains("1 Pachi [override] sections not imported"), "{s}");
+    assert!(
+        s.contains("1 Pachi [override] sections not imported"),
+        "{s}"
+    );
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -7,19 +7,30 @@ use lens_joseki::{Conventions, Encoding, Tree, decode, encode, import_sgf_into};
 fn row(name: &str, t: &Tree) {
     let m = t.tree_moves() as f64;
     print!("{name:<40} {:>6}", t.tree_moves());
-    for e in Encoding::EVERY {
+    for e in Encoding::ALL {
         let t0 = std::time::Instant::now();
         let b = encode(t, e);
         let dt = t0.elapsed();
         assert_eq!(&decode(&b).unwrap(), t, "{name}: {e:?} round trip");
-        print!("  {} {:.3} ({:.1}s)", e.name(), b.len() as f64 / m, dt.as_secs_f64());
+        print!(
+            "  {} {:.3} ({:.1}s)",
+            e.name(),
+            b.len() as f64 / m,
+            dt.as_secs_f64()
+        );
     }
     let skip = encode_compact_with_skip(t, 16);
     println!("  compact+skip16 {:.3}", skip.len() as f64 / m);
     let c = lens_joseki::stats::entry_classes(&encode(t, Encoding::Compact)).unwrap();
-    print!("    header {} prefixes {} pointers {}", c.header_bytes, c.prefix_bytes, c.pointer_bytes);
+    print!(
+        "    header {} prefixes {} pointers {}",
+        c.header_bytes, c.prefix_bytes, c.pointer_bytes
+    );
     for k in &c.classes {
-        print!(" | {}: {} entries {} moves {} B", k.name, k.entries, k.moves, k.bytes);
+        print!(
+            " | {}: {} entries {} moves {} B",
+            k.name, k.entries, k.moves, k.bytes
+        );
     }
     println!();
 }

@@ -669,7 +669,10 @@ mod union_tests {
         let mut twice = once.clone();
         assert_eq!(twice.merge_from(&b), 0);
         twice.canonicalize();
-        assert_eq!((twice.tree_moves(), twice.vertices().len()), (10, src.vertices().len()));
+        assert_eq!(
+            (twice.tree_moves(), twice.vertices().len()),
+            (10, src.vertices().len())
+        );
         let mut text_then_blob = Tree::new();
         text::parse_text_into(&mut text_then_blob, TRANSPOSED).unwrap();
         text_then_blob.merge_from(&b);
@@ -710,7 +713,10 @@ mod union_tests {
         for t in [&ab, &ba] {
             let c = t.type_conflicts();
             assert_eq!(c.len(), 1, "{c:?}");
-            assert_eq!((c[0].kept, c[0].dropped), (MoveType::Trick, MoveType::Urgent));
+            assert_eq!(
+                (c[0].kept, c[0].dropped),
+                (MoveType::Trick, MoveType::Urgent)
+            );
             assert_eq!(text::line_to(t, c[0].vertex).as_deref(), Some("d4"));
             assert_eq!(c[0].point, Point::at(3, 6));
         }
@@ -738,6 +744,9 @@ mod union_tests {
             }
         }
         assert_eq!(MoveType::Urgent.stronger(MoveType::Bad), MoveType::Bad);
-        assert_eq!(MoveType::TenukiOk.stronger(MoveType::Trick), MoveType::Trick);
+        assert_eq!(
+            MoveType::TenukiOk.stronger(MoveType::Trick),
+            MoveType::Trick
+        );
     }
 }

@@ -642,7 +642,8 @@ mod tests {
         let d = import_sgf_into(&mut t, sgf, Conventions::Auto).unwrap();
         assert_eq!(d.pachi_overrides, 2, "{d:?}");
         assert!(
-            d.to_string().ends_with("; 2 Pachi [override] sections not imported"),
+            d.to_string()
+                .ends_with("; 2 Pachi [override] sections not imported"),
             "{d}"
         );
         // Their moves are still book moves.

@@ -185,7 +185,7 @@ pub fn report(name: &str, tree: &Tree) -> String {
         s,
         "  encoding  bytes  bytes/move  1-byte entries  parsed/lookup  parsed/step  header  setup"
     );
-    for enc in Encoding::EVERY {
+    for enc in Encoding::ALL {
         let blob = encode(tree, enc);
         if !enc.walkable() {
             // Storage only: no entries to walk; header = everything before the payload.

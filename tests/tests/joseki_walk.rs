@@ -128,7 +128,7 @@ fn data_union() -> Option<&'static (Tree, Vec<Vec<u8>>)> {
                 import_sgf_into(&mut t, text, Conventions::Auto).unwrap();
             }
             t.canonicalize();
-            let blobs = Encoding::ALL.iter().map(|&e| encode(&t, e)).collect();
+            let blobs = Encoding::WALKABLE.iter().map(|&e| encode(&t, e)).collect();
             Some((t, blobs))
         })
         .as_ref()
@@ -341,7 +341,7 @@ proptest! {
     #[test]
     fn a_line_is_found_in_all_16_frames_sample(picks in proptest::collection::vec(0u16..64, 0..8)) {
         let tree = sample_tree();
-        for enc in Encoding::ALL {
+        for enc in Encoding::WALKABLE {
             let blob = encode(&tree, enc);
             check_all_16(&tree, &blob, &random_line(&tree, &picks));
         }
@@ -362,7 +362,7 @@ fn transpositions_are_merged_and_found() {
     // under the second.
     let t = parse_text("( d4 c3 e3 d3:urgent | e3 c3 d4 )").unwrap();
     assert_eq!(t.transposed_vertices(), 1);
-    for enc in Encoding::ALL {
+    for enc in Encoding::WALKABLE {
         let blob = encode(&t, enc);
         let w = Walker::new(&blob).unwrap();
         let mut out = [(Rel::Same, Point::Pass, MoveType::Normal); 8];
@@ -385,7 +385,7 @@ fn tenuki_and_colour_repeats() {
     // outside the corner, so the walker sees black twice and follows the recorded tenuki.
     // `f3 c3:repeat`: the same without a recorded pass (a colour exception).
     let t = parse_text("( d4 ( e3 tenuki c3 c4 | f3 c3:repeat d3 ) )").unwrap();
-    for enc in Encoding::ALL {
+    for enc in Encoding::WALKABLE {
         let blob = encode(&t, enc);
         let w = Walker::new(&blob).unwrap();
         let frame = Frame::orientation(19, 3);
@@ -570,7 +570,7 @@ fn a_half_board_line_beats_the_quarter_and_is_found_transposed() {
 #[test]
 fn leaving_the_book_through_the_engine_lookup() {
     let t = sample_tree();
-    let w_blobs: Vec<Vec<u8>> = Encoding::ALL.iter().map(|&e| encode(&t, e)).collect();
+    let w_blobs: Vec<Vec<u8>> = Encoding::WALKABLE.iter().map(|&e| encode(&t, e)).collect();
     for blob in &w_blobs {
         let w = Walker::new(blob).unwrap();
         let frame = Frame::orientation(19, 6);
@@ -643,7 +643,7 @@ fn leaving_the_book_through_the_engine_lookup() {
 #[test]
 fn engine_lookup_handles_tenuki_and_colour_repeats() {
     let t = parse_text("( d4 ( e3 tenuki c3 c4 | f3 c3:repeat d3 ) )").unwrap();
-    for enc in Encoding::ALL {
+    for enc in Encoding::WALKABLE {
         let blob = encode(&t, enc);
         let w = Walker::new(&blob).unwrap();
         let frame = Frame::orientation(19, 3);
@@ -709,7 +709,7 @@ fn fast_walk_agrees_with_the_tree_and_the_old_walk_on_every_vertex() {
         let mut t = Tree::new();
         import_sgf_into(&mut t, text, Conventions::Auto).unwrap();
         t.canonicalize();
-        for enc in Encoding::ALL {
+        for enc in Encoding::WALKABLE {
             let blob = encode(&t, enc);
             let w = Walker::new(&blob).unwrap();
             let scan = Walker::in_place(&blob).unwrap();

@@ -244,14 +244,14 @@ pub(crate) fn header(
     let mut code_second = [0u8; 256];
     let (mut code, mut next_pair) = (0usize, 0usize);
     for &(d, n, _) in &groups {
-        for k in 0..n as usize {
+        for &point in &order[..n as usize] {
             let class = d & 7;
             if class >= PAIR_CHAIN {
                 code_point[code] = pair_bytes[2 * next_pair];
                 code_second[code] = pair_bytes[2 * next_pair + 1];
                 next_pair += 1;
             } else if d & 0x40 == 0 {
-                code_point[code] = order[k];
+                code_point[code] = point;
             }
             code_class[code] = if d == class && class < 5 {
                 class
@@ -449,8 +449,10 @@ fn parse_pairs(cands: &[Option<(u8, u8, u8)>], chosen: &BTreeMap<(u8, u8, u8), u
     role
 }
 
+/// Group descriptors and their code counts, in code order.
+type Groups = Vec<(u8, u8)>;
 /// A code space as the encoder writes it: the space, the explicit table, the groups.
-type CodeSpace = (Space, Vec<u8>, Vec<(u8, u8)>);
+type CodeSpace = (Space, Vec<u8>, Groups);
 
 /// Choose the code space (explicit table, group sizes, pairs) that minimises the blob.
 /// Candidate code spaces (explicit table, groups), the best estimates first; the encoder lays
@@ -471,7 +473,7 @@ fn choose_space(plan: &[PEntry<'_>], wants: &[bool]) -> Vec<CodeSpace> {
     ranked_pairs.sort_by_key(|&(c, n)| (std::cmp::Reverse(n), c));
     ranked_pairs.retain(|&(_, n)| n >= 3);
     let mut best: Option<usize> = None;
-    let mut options: Vec<(usize, Space, Vec<u8>, Vec<(u8, u8)>)> = Vec::new();
+    let mut options: Vec<(usize, CodeSpace)> = Vec::new();
     let mut pair_options = vec![0usize];
     // Large books pay for more pairs (each costs its 2 table bytes and a code of the singles).
     const PAIR_STEPS: [usize; 10] = [8, 16, 24, 32, 48, 64, 96, 128, 160, 192];
@@ -535,11 +537,11 @@ fn choose_space(plan: &[PEntry<'_>], wants: &[bool]) -> Vec<CodeSpace> {
             best_pairs = npairs;
         }
         let space = build_space(&table, &groups, &chosen);
-        options.push((total, space, table, groups));
+        options.push((total, (space, table, groups)));
     }
     options.sort_by_key(|o| o.0);
     options.truncate(4);
-    options.into_iter().map(|(_, s, t, g)| (s, t, g)).collect()
+    options.into_iter().map(|(_, o)| o).collect()
 }
 
 fn pair_counts_of(ranked: &[((u8, u8, u8), u32)], c: &(u8, u8, u8)) -> u32 {
@@ -587,7 +589,8 @@ fn choose_singles(needs: &BTreeMap<Need, u32>, budget: usize) -> (Vec<u8>, Vec<(
     let mut ranked: Vec<(u8, u32)> = point_counts.into_iter().collect();
     ranked.sort_by_key(|&(b, c)| (std::cmp::Reverse(c), b));
     let max_l = ranked.len().min(255);
-    let mut best: Option<(usize, Vec<u8>, Vec<(u8, u8)>)> = None;
+    // (bytes, table, groups)
+    let mut best: Option<(usize, Vec<u8>, Groups)> = None;
     let mut tried = Vec::new();
     let lengths = (0..=64).step_by(8).chain([80, 96, 128, 160, 255]);
     for l in lengths {
@@ -820,7 +823,7 @@ fn emit(
     out: &mut Vec<u8>,
 ) {
     out.push(table.len() as u8);
-    out.extend_from_slice(&table);
+    out.extend_from_slice(table);
     for c in 0..CLASSES as u8 {
         out.push(groups.iter().find(|g| g.0 == c).map_or(0, |g| g.1));
     }
@@ -841,14 +844,14 @@ fn emit(
         }
     }
     let role = parse_pairs(&pair_candidates(plan, &targeted, wants), &space.pairs);
-    let mains = mains(plan, &wants, &space, &role);
+    let mains = mains(plan, wants, space, &role);
     let fixed: Vec<usize> = plan
         .iter()
         .zip(&mains)
         .map(|(p, &m)| fixed_size(p, m))
         .collect();
     let vw = |v: u64| varint_len(v) as u8;
-    let (pos, w) = layout(plan, &fixed, &wants, vw, vw);
+    let (pos, w) = layout(plan, &fixed, wants, vw, vw);
     let base = out.len();
     for (i, p) in plan.iter().enumerate() {
         debug_assert_eq!(out.len() - base, pos[i]);

@@ -41,10 +41,11 @@ pub enum Encoding {
 }
 
 impl Encoding {
-    /// The walkable encodings (a [`crate::Walker`] reads them in place).
-    pub const ALL: [Encoding; 2] = [Encoding::Fotland, Encoding::Compact];
     /// Every encoding, the storage-only [`Encoding::Packed`] included.
-    pub const EVERY: [Encoding; 3] = [Encoding::Fotland, Encoding::Compact, Encoding::Packed];
+    pub const ALL: [Encoding; 3] = [Encoding::Fotland, Encoding::Compact, Encoding::Packed];
+    /// The walkable encodings, a subset of [`Encoding::ALL`]: a [`crate::Walker`] reads them
+    /// in place; Packed must be unpacked first.
+    pub const WALKABLE: [Encoding; 2] = [Encoding::Fotland, Encoding::Compact];
     pub const fn id(self) -> u8 {
         match self {
             Encoding::Fotland => 0,
@@ -63,7 +64,7 @@ impl Encoding {
         !matches!(self, Encoding::Packed)
     }
     pub fn from_name(s: &str) -> Option<Encoding> {
-        Encoding::EVERY.into_iter().find(|e| e.name() == s)
+        Encoding::ALL.into_iter().find(|e| e.name() == s)
     }
 }
 
