@@ -55,8 +55,7 @@ fn decode_masks(m: &[u64; 3]) -> Vec<((i32, i32), u8)> {
     for (k, &(dx, dy)) in RING.iter().enumerate() {
         let (dx, dy) = (dx as i32, dy as i32);
         let mut allowed = 15u8;
-        for s in 0..3 {
-            let (w, b) = POINT_BITS[k][s];
+        for (s, &(w, b)) in POINT_BITS[k].iter().enumerate() {
             if m[w as usize] & (1 << b) != 0 {
                 allowed &= !(1 << s);
             }

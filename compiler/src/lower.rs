@@ -147,12 +147,10 @@ impl<'p> Lowerer<'p> {
     fn declarations(&mut self) {
         for (file, item) in self.items() {
             match item {
-                ast::Item::Global(g) => {
-                    if !self.globals.contains_key(&g.name.node) {
-                        self.globals
-                            .insert(g.name.node.clone(), self.ir.globals.len() as u16);
-                        self.ir.globals.push(g.name.node.clone());
-                    }
+                ast::Item::Global(g) if !self.globals.contains_key(&g.name.node) => {
+                    self.globals
+                        .insert(g.name.node.clone(), self.ir.globals.len() as u16);
+                    self.ir.globals.push(g.name.node.clone());
                 }
                 ast::Item::Extern(e) => {
                     if e.params.len() > MAX_EXTERN_ARGS {
@@ -181,10 +179,8 @@ impl<'p> Lowerer<'p> {
                         );
                     }
                 }
-                ast::Item::Class(c) => {
-                    if !self.classes.contains_key(&c.name.node) {
-                        self.class(file, c);
-                    }
+                ast::Item::Class(c) if !self.classes.contains_key(&c.name.node) => {
+                    self.class(file, c);
                 }
                 _ => {}
             }

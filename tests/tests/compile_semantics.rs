@@ -287,13 +287,8 @@ fn seed_lens_compiles_to_a_tree_that_selects_the_right_fields() {
     );
     // Walk the tree: d4 (0,-1) foe, c3 (-1,0) empty -> fields 1 and 2.
     let state = |o: Offset| -> usize {
-        if o == Offset::new(0, -1) {
-            1
-        } else if o == Offset::new(-1, 0) {
-            2
-        } else {
-            2
-        }
+        // d4 is field 1; c3, and every other point, field 2.
+        if o == Offset::new(0, -1) { 1 } else { 2 }
     };
     let mut i = 0usize;
     let leaf = loop {

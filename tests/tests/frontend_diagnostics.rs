@@ -68,7 +68,7 @@ case!(
 case!(
     unterminated_string,
     "lens::bad_literal",
-    "include \"never_closed.lens;\nglobal phase;\n".to_string()
+    "include \"never_closed.lens;\nglobal phase;\n"
 );
 case!(
     unclosed_diagram,
@@ -83,7 +83,7 @@ case!(
 case!(
     unknown_keyword,
     "lens::unknown_keyword",
-    "class c {\n    mode fastest;\n    orient sideways;\n}\n".to_string()
+    "class c {\n    mode fastest;\n    orient sideways;\n}\n"
 );
 case!(
     not_a_point,
@@ -179,7 +179,11 @@ case!(
     "lens::exceeds_field",
     WIDE.replace("ORIENT", "orientations 0 1;")
 );
-case!(exceeds_field, "lens::exceeds_field", "class small { field 3x3; }\npattern p : small {\n    diagram {\n        . . . .\n        . * . .\n        . . . .\n    }\n    => * 1;\n}\n".to_string());
+case!(
+    exceeds_field,
+    "lens::exceeds_field",
+    "class small { field 3x3; }\npattern p : small {\n    diagram {\n        . . . .\n        . * . .\n        . . . .\n    }\n    => * 1;\n}\n"
+);
 case!(
     wrong_symmetry,
     "lens::wrong_symmetry",
@@ -225,24 +229,24 @@ case!(
 case!(
     lens_needs_coordinates,
     "lens::coord_expected",
-    "lens 2 link(d3, c4) {\n    field { a empty; * foe } => c3 5;\n}\n".to_string()
+    "lens 2 link(d3, c4) {\n    field { a empty; * foe } => c3 5;\n}\n"
 );
 case!(
     duplicate_field_point,
     "lens::duplicate_field_point",
-    "lens 2 link(d3, c4) {\n    field { d4 empty; d4 friend } => c3 5;\n}\n".to_string()
+    "lens 2 link(d3, c4) {\n    field { d4 empty; d4 friend } => c3 5;\n}\n"
 );
 case!(
     joseki_bad_coordinate,
     "lens::bad_coordinate",
-    "joseki j {\n    d4 ( t20 | c3 )\n}\n".to_string()
+    "joseki j {\n    d4 ( t20 | c3 )\n}\n"
 );
 
 // ---- names and classes
 case!(
     duplicate_class,
     "lens::duplicate_name",
-    "class c { field 3x3; }\nclass c { field 5x5; }\n".to_string()
+    "class c { field 3x3; }\nclass c { field 5x5; }\n"
 );
 case!(
     duplicate_pattern,
@@ -254,12 +258,12 @@ case!(
 case!(
     global_and_extern_clash,
     "lens::duplicate_name",
-    "global phase;\nextern phase(point) cost 5;\n".to_string()
+    "global phase;\nextern phase(point) cost 5;\n"
 );
 case!(
     bad_global_name,
     "lens::bad_name",
-    "global a1;\nglobal q;\nextern libs(point) cost 3;\n".to_string()
+    "global a1;\nglobal q;\nextern libs(point) cost 3;\n"
 );
 case!(
     unknown_class,
@@ -281,12 +285,12 @@ case!(
 case!(
     duplicate_option,
     "lens::duplicate_option",
-    "class c {\n    mode best;\n    field 3x3;\n    mode all;\n}\n".to_string()
+    "class c {\n    mode best;\n    field 3x3;\n    mode all;\n}\n"
 );
 case!(
     bad_field_size,
     "lens::bad_field_size",
-    "class c { field 4x5; }\n".to_string()
+    "class c { field 4x5; }\n"
 );
 
 // ---- pattern structure

@@ -1,6 +1,6 @@
 //! GNU Go constraint forms that need C's typing: int-valued autohelpers in arithmetic, truth
-//! values used as numbers, C precedence of `!`, and move sequences longer than a Lens extern's
-//! 8 arguments. Each form is imported from a small database written for this test, compiled,
+//! values used as numbers, C precedence of `!`, and move sequences up to mkpat's 20 arguments
+//! (the ROM's `MAX_ARGS`). Each form is imported from a small database written for this test, compiled,
 //! and matched on a board with a host stub, so what is checked is the value the constraint
 //! computes, not the text.
 
@@ -193,34 +193,94 @@ fn c_precedence_of_not() {
 }
 
 #[test]
-fn long_move_sequences_pass_each_point_once() {
+fn long_move_sequences_pass_every_move() {
     let (bytes, source) = compile();
-    // 9 arguments, 4 distinct points: the name says which point each position takes.
-    // (The anchor `a` is the Lens focus `*`, the move the label `m`.)
+    // 9 arguments, passed in GNU Go's order (the anchor `a` is the Lens focus `*`, the move the
+    // label `m`).
     assert!(
-        source.contains("oplay_attack_9_p012012013(m, c, d, *) == 5"),
+        source.contains("oplay_attack_9(m, c, d, m, c, d, m, c, *) == 5"),
         "{source}"
     );
     let rom = Rom::from_bytes(&bytes).unwrap();
     let (names, calls) = matched(&rom, &[("oplay_attack", 5)]);
     assert!(names.iter().any(|n| n == "LongSequence"), "{names:?}");
-    let (name, args) = calls
+    let (_, args) = calls
         .iter()
-        .find(|(n, _)| n.starts_with("oplay_attack_9_"))
+        .find(|(n, _)| n == "oplay_attack_9")
         .expect("the sequence extern was called");
-    // Decode the positions from the name and check the 9 moves GNU Go would play.
-    let map = name.rsplit_once("_p").unwrap().1;
-    let moves: Vec<HostArg> = map
-        .chars()
-        .map(|c| args[c.to_digit(36).unwrap() as usize])
-        .collect();
     let (a, mv, c, d) = (
         HostArg::Point(2, 4),
         HostArg::Point(4, 4),
         HostArg::Point(5, 4),
         HostArg::Point(6, 4),
     );
-    assert_eq!(moves, vec![mv, c, d, mv, c, d, mv, c, a]);
+    assert_eq!(args, &vec![mv, c, d, mv, c, d, mv, c, a]);
+}
+
+/// mkpat takes at most 20 arguments per autohelper call (`MAXPARAMS`), and so does the ROM
+/// (`MAX_ARGS`): a 20-move sequence compiles, loads and reaches the host whole; 21 is reported.
+#[test]
+fn twenty_argument_sequence_reaches_the_host() {
+    let seq = |n: usize| {
+        let moves: Vec<&str> = ["*", "c", "d"]
+            .iter()
+            .copied()
+            .cycle()
+            .take(n - 1)
+            .collect();
+        format!(
+            "Pattern Seq{n}\n\nXO*..\n\n:8,-\n\nab*cd\n\n;oplay_attack({},a)\n\n",
+            moves.join(",")
+        )
+    };
+    let db = format!("{}{}", seq(20), seq(21));
+    let out = import_str("seq.db", &db, &Options::default());
+    let reasons: Vec<&str> = out
+        .report
+        .outcomes
+        .iter()
+        .filter_map(|o| match o {
+            PatternOutcome::NotImported { reason, .. } => Some(reason.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(reasons.len(), 1, "{reasons:?}");
+    assert!(
+        reasons[0].contains("21 arguments") && reasons[0].contains("at most 20"),
+        "{}",
+        reasons[0]
+    );
+    let (sources, result) =
+        lens_compiler::compile_str("seq.lens", &out.source, &Default::default());
+    let bytes = match result {
+        Ok(c) => c.rom,
+        Err(d) => panic!("{}", lens_dsl::render_human(&sources, &d, false)),
+    };
+    let rom = Rom::from_bytes(&bytes).unwrap();
+    assert_eq!(rom.extern_info(0).1, 20);
+    let stub = Stub {
+        rom: &rom,
+        values: [("oplay_attack", 5)].into_iter().collect(),
+        calls: RefCell::new(Vec::new()),
+    };
+    let q = Query {
+        class: rom.class_by_name("seq_anchor_x").unwrap(),
+        perspective: Colour::White,
+        orientations: Orientations::All,
+    };
+    let mut slots = vec![Match::EMPTY; 16];
+    let mut buf = MatchBuf::new(&mut slots);
+    rom.scan(&board(), &stub, &q, &mut Scratch::new(), &mut buf);
+    assert_eq!(buf.as_slice().len(), 1);
+    let calls = stub.calls.into_inner();
+    let (mv, c, d) = (
+        HostArg::Point(4, 4),
+        HostArg::Point(5, 4),
+        HostArg::Point(6, 4),
+    );
+    let mut expected: Vec<HostArg> = [mv, c, d].iter().copied().cycle().take(19).collect();
+    expected.push(HostArg::Point(2, 4));
+    assert_eq!(calls, vec![("oplay_attack_20".to_string(), expected)]);
 }
 
 /// The example under `-D -m -b`: `?O? / X*X / .Y.` is symmetric about its `Y` and its

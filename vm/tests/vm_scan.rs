@@ -36,6 +36,22 @@ fn random_class(rng: &mut Rng, name: &str, n: usize, r: i16, next_id: &mut u32) 
 }
 
 fn image(rng: &mut Rng) -> Vec<u8> {
+    rom::write(&spec(rng))
+}
+
+/// The same classes as `lensc` writes them: with the bit-sliced tables (512-entry blocks) and
+/// 3x3 lookup tables, so the dispatch takes its per-focus paths for those classes.
+fn image_with_tables(rng: &mut Rng) -> Vec<u8> {
+    let opts = rom::WriteOptions {
+        sliced_block_words: 8,
+        lut_max_bytes: u32::MAX,
+        lut_max_bytes_per_variant: 0,
+        profile: rom::Profile::Fast,
+    };
+    rom::write_with(&spec(rng), &opts)
+}
+
+fn spec(rng: &mut Rng) -> RomSpec {
     let mut next_id = 0;
     // radius 1-3: packed; 4, 8 (offsets at the plane cache's edge), 12 (25x25 fields): general.
     let mut classes: Vec<ClassSpec> = [
@@ -81,11 +97,11 @@ fn image(rng: &mut Rng) -> Vec<u8> {
     let mut all = class("everywhere", Mode::First, 3, anything);
     all.focus = F | X | E;
     classes.push(all);
-    rom::write(&RomSpec {
+    RomSpec {
         toolchain: "scan".into(),
         classes,
         ..RomSpec::default()
-    })
+    }
 }
 
 /// Scans `q` three ways and compares them; returns the match count and whether the
@@ -129,6 +145,15 @@ fn check<B: BoardView>(
     let mut a = MatchBuf::new(fast);
     assert_eq!(plan.scan(rom, board, &NoHost, q, scratch, &mut a), nc);
     assert_eq!(a.as_slice(), c.as_slice(), "plan scan vs reference: {q:?}");
+    let mut a = MatchBuf::new(fast);
+    if let Some(n) = plan.scan_parallel(rom, board, &NoHost, q, scratch, &mut a) {
+        assert_eq!(n, nc);
+        assert_eq!(
+            a.as_slice(),
+            c.as_slice(),
+            "plan planes vs reference: {q:?}"
+        );
+    }
     // The rescan of an area: the whole scan's matches at the foci inside it.
     let inside = |m: &&Match| {
         let (x, y) = m.focus;
@@ -156,9 +181,20 @@ fn check<B: BoardView>(
 
 #[test]
 fn board_parallel_scan_equals_reference_scan() {
-    let mut rng = Rng(0x5ca9_0b0a_4d00_0001);
-    let bytes = image(&mut rng);
+    scans_equal_reference(image(&mut Rng(0x5ca9_0b0a_4d00_0001)), false);
+}
+
+/// The same with lookup and bit-sliced tables: `Rom::scan`, `scan_area` and the plan scans
+/// take the per-focus lookup and sliced kernels where the dispatch finds them cheaper.
+#[test]
+fn scans_with_tables_equal_reference_scan() {
+    scans_equal_reference(image_with_tables(&mut Rng(0x5ca9_0b0a_4d00_0001)), true);
+}
+
+fn scans_equal_reference(bytes: Vec<u8>, tables: bool) {
+    let mut rng = Rng(0x5ca9_0b0a_4d00_0001 ^ 0x77);
     let rom = Rom::from_bytes(&bytes).unwrap();
+    assert_eq!(rom.has_sliced() && rom.has_lut(), tables);
     let mut bufs = [
         vec![Match::EMPTY; 1 << 15],
         vec![Match::EMPTY; 1 << 15],

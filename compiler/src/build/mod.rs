@@ -2,7 +2,7 @@
 //! `prost_build::Config`).
 //!
 //! ```no_run
-//! // build.rs (with `lens-compiler = { version = "0.1", default-features = false }` under
+//! // build.rs (a whole file, hence the `fn main`) (with `lens-compiler = { version = "0.1", default-features = false }` under
 //! // [build-dependencies])
 //! fn main() {
 //!     lens_compiler::build::Config::new()
@@ -25,6 +25,7 @@
 //! Source names in the ROM are the paths relative to the package (`CARGO_MANIFEST_DIR`), so
 //! the image does not depend on where the package is checked out.
 
+#![allow(clippy::needless_doctest_main)] // the example above is a whole build.rs
 use std::io::Write;
 use std::path::{Path, PathBuf};
 

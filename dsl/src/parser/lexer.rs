@@ -230,7 +230,7 @@ fn lex_diagram<'s>(lex: &mut Lexer<'s, Tok<'s>>) -> Result<&'s str, LexError> {
     }
     // Find the closing brace, ignoring `//` comments inside the block. Bytes, not chars: the
     // three markers are ASCII and never occur inside a multi-byte UTF-8 sequence.
-    let body = rest[ws + 1..].as_bytes();
+    let body = &rest.as_bytes()[ws + 1..];
     let mut i = 0;
     while let Some(k) = body[i..].iter().position(|&b| b == b'}' || b == b'/') {
         i += k;
@@ -280,7 +280,7 @@ impl<'s> Tokens<'s> {
 }
 
 impl<'s> Iterator for Tokens<'s> {
-    type Item = Result<(usize, Tok<'s>, usize), LexError>;
+    type Item = Result<Triple<'s>, LexError>;
 
     fn next(&mut self) -> Option<Self::Item> {
         loop {
@@ -317,15 +317,12 @@ impl<'s> Iterator for Tokens<'s> {
     }
 }
 
+/// A token with its byte range, as the parser takes it: `(start, token, end)`.
+pub type Triple<'s> = (usize, Tok<'s>, usize);
+
 /// Lexes a whole file: tokens for the parser, comments for the formatter, errors for diagnostics.
 /// Erroneous text is dropped from the token stream, so the parser still sees everything else.
-pub fn tokenize(
-    text: &str,
-) -> (
-    Vec<(usize, Tok<'_>, usize)>,
-    Vec<Comment>,
-    Vec<SpannedLexError>,
-) {
+pub fn tokenize(text: &str) -> (Vec<Triple<'_>>, Vec<Comment>, Vec<SpannedLexError>) {
     let mut stream = Tokens::new(text);
     let tokens = stream.by_ref().flatten().collect();
     (tokens, stream.comments, stream.errors)

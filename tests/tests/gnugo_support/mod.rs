@@ -136,9 +136,12 @@ pub fn states(sym: char) -> u8 {
     }
 }
 
+/// Cells `(dx, dy, states)` about an anchor, and the move's offset.
+pub type Placement = (Vec<(i32, i32, u8)>, Option<(i32, i32)>);
+
 /// A pattern's cells relative to its anchor (Lens (dx, dy) = (column, row) offsets), edges
 /// included as off-board cells, and the move offset.
-pub fn cells(p: &DbPattern, ar: usize, ac: usize) -> (Vec<(i32, i32, u8)>, Option<(i32, i32)>) {
+pub fn cells(p: &DbPattern, ar: usize, ac: usize) -> Placement {
     let d = &p.diagram;
     let (w, h) = (d.width() as i32, d.height() as i32);
     let mut v = Vec::new();
@@ -165,11 +168,7 @@ pub fn cells(p: &DbPattern, ar: usize, ac: usize) -> (Vec<(i32, i32, u8)>, Optio
 /// The placement a pattern covers around its anchor under GNU Go's transformation `ll`: its
 /// cells (sorted) and its move. Two transformations with equal placements report the same
 /// (pattern, anchor, move) with identical cells: true duplicates.
-pub fn placement(
-    p: &DbPattern,
-    anchor: (usize, usize),
-    ll: u8,
-) -> (Vec<(i32, i32, u8)>, Option<(i32, i32)>) {
+pub fn placement(p: &DbPattern, anchor: (usize, usize), ll: u8) -> Placement {
     let o = Orientation::new(lens_compiler::import::gnugo::GNUGO_TO_LENS[ll as usize]).unwrap();
     let (cs, mv) = cells(p, anchor.0, anchor.1);
     let mut cs: Vec<(i32, i32, u8)> = cs

@@ -6,7 +6,7 @@
 //! at `anchor + offset` is in the cell's allowed states" (off-board points included). Most
 //! entries die after a few cells (the set empties). Survivors become `(focus, entry)` hits,
 //! bucketed by focus; every focus with hits (or a class default) then runs the ordinary class
-//! program ([`super::run_class`]: tests, globs, results, modes, rejects) over exactly those
+//! program ([`super::run_class_with`]: tests, globs, results, modes, rejects) over exactly those
 //! entries, so the matches and their order are those of the per-point scan.
 //!
 //! Planes are derived at scan time from the board and the ROM as it is: packed classes read
@@ -14,6 +14,7 @@
 //! general classes their stored cells through the entry's orientation. Both become a plane
 //! keyed by `(dx, dy, allowed)`, built once per scan and kept in a [`ScanScratch`] cache.
 
+use super::dispatch::Keys;
 use super::{
     Ctx, Geometry, Host, MatchBuf, Orientations, Query, Scratch, focus_ok, run_class_with,
 };
@@ -474,7 +475,7 @@ const MATRIX: [[i32; 4]; 8] = {
     m
 };
 
-/// Hits of one focus, as a [`Geometry`] for [`run_class`]: the entries whose cells all hold.
+/// Hits of one focus, as a [`Geometry`] for [`run_class_with`]: the entries whose cells all hold.
 struct Hits<'h> {
     /// Hits of this focus (`focus << ENTRY_BITS | entry - first`), ascending.
     list: &'h [u32],
@@ -523,57 +524,30 @@ impl Area {
     }
 }
 
-/// Whole-board scan of `q` on the board-parallel path. `None` (nothing written) when this
-/// scan cannot take the path (board size, class size): the caller falls back to the
-/// per-point scan.
-pub(crate) fn scan<B: BoardView + ?Sized, H: Host + ?Sized>(
-    rom: &Rom<'_>,
-    board: &B,
-    host: &H,
-    q: &Query,
-    area: Area,
-    scratch: &mut Scratch,
-    out: &mut MatchBuf<'_>,
-) -> Option<usize> {
-    scan_from(
-        Source::Rom(core::marker::PhantomData),
-        rom,
-        board,
-        host,
-        q,
-        area,
-        scratch,
-        out,
-    )
+/// Whether the plane scan can take `class` on `board` (the board at most 25 wide, entry
+/// indices fit in a hit).
+pub(crate) fn fits<B: BoardView + ?Sized>(class: &ClassInfo<'_>, board: &B) -> bool {
+    (1..=MAX_SIDE).contains(&(board.size() as i32)) && class.entry_count() < 1 << ENTRY_BITS
 }
 
-/// Where a scan's per-entry plane keys come from.
-#[derive(Clone, Copy)]
-enum Source<'p> {
-    /// Derived from the ROM at scan time.
-    Rom(core::marker::PhantomData<&'p ()>),
-    /// Precomputed, shared in a trie.
-    #[cfg(feature = "alloc")]
-    Plan(&'p ScanPlan),
-}
-
-/// [`scan`] with the entries' keys from `src`.
+/// The plane scan of `q` over `area`, the entries' keys from `keys`. `None` (nothing written)
+/// when this scan cannot take the path ([`fits`]).
 #[allow(clippy::too_many_arguments)]
-fn scan_from<B: BoardView + ?Sized, H: Host + ?Sized>(
-    src: Source<'_>,
+pub(crate) fn scan<B: BoardView + ?Sized, H: Host + ?Sized>(
+    keys: Keys<'_>,
     rom: &Rom<'_>,
     board: &B,
     host: &H,
     q: &Query,
+    class: &ClassInfo<'_>,
     area: Area,
     scratch: &mut Scratch,
     out: &mut MatchBuf<'_>,
 ) -> Option<usize> {
-    let class = rom.class(q.class)?;
-    let s = board.size() as i32;
-    if !(1..=MAX_SIDE).contains(&s) || class.entry_count() >= 1 << ENTRY_BITS {
+    if !fits(class, board) {
         return None;
     }
+    let s = board.size() as i32;
     let area = Area {
         x0: area.x0.clamp(0, s),
         y0: area.y0.clamp(0, s),
@@ -584,16 +558,16 @@ fn scan_from<B: BoardView + ?Sized, H: Host + ?Sized>(
         return Some(0);
     }
     match ((s * s) as usize).div_ceil(64) {
-        1..=2 => scan_n::<B, H, 2>(src, rom, board, host, q, &class, area, scratch, out),
-        3 => scan_n::<B, H, 3>(src, rom, board, host, q, &class, area, scratch, out),
-        4..=6 => scan_n::<B, H, 6>(src, rom, board, host, q, &class, area, scratch, out),
-        _ => scan_n::<B, H, 10>(src, rom, board, host, q, &class, area, scratch, out),
+        1..=2 => scan_n::<B, H, 2>(keys, rom, board, host, q, class, area, scratch, out),
+        3 => scan_n::<B, H, 3>(keys, rom, board, host, q, class, area, scratch, out),
+        4..=6 => scan_n::<B, H, 6>(keys, rom, board, host, q, class, area, scratch, out),
+        _ => scan_n::<B, H, 10>(keys, rom, board, host, q, class, area, scratch, out),
     }
 }
 
 #[allow(clippy::too_many_arguments)]
 fn scan_n<B: BoardView + ?Sized, H: Host + ?Sized, const N: usize>(
-    src: Source<'_>,
+    keys: Keys<'_>,
     rom: &Rom<'_>,
     board: &B,
     host: &H,
@@ -641,10 +615,12 @@ fn scan_n<B: BoardView + ?Sized, H: Host + ?Sized, const N: usize>(
         for (i, w) in band.iter_mut().enumerate() {
             *w &= range_word(i, row0 * s, end * s);
         }
-        let collected = match src {
-            Source::Rom(_) => collect(rom, class, q, &mut f, &band),
+        let collected = match keys {
+            Keys::Rom => collect(rom, class, q, &mut f, &band),
             #[cfg(feature = "alloc")]
-            Source::Plan(p) => plan::collect(p, q, &mut f, &band),
+            Keys::Plan(p) => plan::collect(p, q, &mut f, &band),
+            #[cfg(not(feature = "alloc"))]
+            Keys::Never(_) => Ok(0),
         };
         match collected {
             Ok(hits) => {
@@ -662,11 +638,9 @@ fn scan_n<B: BoardView + ?Sized, H: Host + ?Sized, const N: usize>(
             }
         }
     }
-    for y in row0..area.y1 {
-        for x in area.x0..area.x1 {
-            produced += super::kernel::match_at(rom, board, host, q, x, y, scratch, out);
-        }
-    }
+    // The rest, one focus at a time.
+    let rest = Area { y0: row0, ..area };
+    produced += super::dispatch::per_focus(rom, board, host, q, class, rest, active, out);
     Some(produced)
 }
 

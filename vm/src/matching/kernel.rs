@@ -1,25 +1,41 @@
-//! The fast paths for packed classes (fields up to 7x7): the 3x3 lookup table when the image
-//! has one for the class ([`super::lut`]), the bit-sliced tables when the image has them
-//! ([`super::sliced`]), else packed absence masks with early exit on word 0; and the
-//! general point-by-point path for larger fields.
+//! Per-focus geometric filters without tables of their own: packed absence masks with early
+//! exit on word 0 (packed classes when the image has neither a lookup table nor bit-sliced
+//! tables for them), and the general paths for fields larger than 7x7. Which filter serves a
+//! call is decided in [`super::dispatch`].
 
-use super::{Ctx, Geometry, Host, MatchBuf, Query, Scratch, focus_ok, run_class, view};
+use super::{Geometry, view};
 use crate::board::{BoardView, Colour};
 use crate::geometry::Orientation;
-use crate::rom::{ClassInfo, Kernel, Rom};
+use crate::rom::{ClassInfo, Rom};
 
 /// The packed view words of a focus point (exposed for benchmarks and tools).
 pub fn view_words<B: BoardView + ?Sized>(b: &B, persp: Colour, x: i32, y: i32) -> [u64; 3] {
     view::build(b, persp, x, y)
 }
 
-struct Packed<'a> {
+/// The packed mask kernel: a class's mask words against one view.
+pub(crate) struct Packed<'a> {
     w0: &'a [u8],
     w1: &'a [u8],
     w2: &'a [u8],
     words: usize,
     v: [u64; 3],
     first: u32,
+}
+
+impl<'a> Packed<'a> {
+    pub(crate) fn new(class: &ClassInfo<'a>, v: [u64; 3]) -> Self {
+        let words = class.words();
+        let w = |k: usize| if words > k { class.mask_words(k) } else { &[] };
+        Packed {
+            w0: class.mask_words(0),
+            w1: w(1),
+            w2: w(2),
+            words,
+            v,
+            first: class.first_entry(),
+        }
+    }
 }
 
 #[inline]
@@ -81,7 +97,7 @@ impl<B: BoardView + ?Sized> Geometry for Cells<'_, '_, B> {
 /// The general path on boards with row bitboards: the whole board is cut once per focus
 /// (one row cut per row), so each cell is a couple of bit tests instead of a `point()` call,
 /// and each variant checks its cells near the focus first (they reject most variants).
-struct Grid<'r, 'a> {
+pub(crate) struct Grid<'r, 'a> {
     rom: &'r Rom<'a>,
     /// Per row: `[friend, foe]` bits (perspective applied).
     rows: [[u32; 2]; 32],
@@ -94,8 +110,13 @@ struct Grid<'r, 'a> {
 const NEAR: i32 = 2;
 
 impl<'r, 'a> Grid<'r, 'a> {
+    /// Whether the board has row bitboards that fit a row word.
+    pub(crate) fn fits<B: BoardView + ?Sized>(b: &B) -> bool {
+        (1..=32).contains(&(b.size() as i32)) && b.row_bits(Colour::Black, 0).is_some()
+    }
+
     /// `None` when the board has no row bitboards (or is wider than a row word).
-    fn new<B: BoardView + ?Sized>(
+    pub(crate) fn new<B: BoardView + ?Sized>(
         rom: &'r Rom<'a>,
         b: &B,
         persp: Colour,
@@ -103,7 +124,7 @@ impl<'r, 'a> Grid<'r, 'a> {
         y: i32,
     ) -> Option<Self> {
         let size = b.size() as i32;
-        if !(1..=32).contains(&size) || b.row_bits(Colour::Black, 0).is_none() {
+        if !Self::fits(b) {
             return None;
         }
         let mut cut = [[0u32; 3]; 32];
@@ -159,89 +180,5 @@ impl<'r, 'a> Grid<'r, 'a> {
 impl Geometry for Grid<'_, '_> {
     fn next(&mut self, from: u32, end: u32) -> Option<u32> {
         (from..end).find(|&e| self.entry_holds(e))
-    }
-}
-
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn match_at<B: BoardView + ?Sized, H: Host + ?Sized>(
-    rom: &Rom<'_>,
-    board: &B,
-    host: &H,
-    q: &Query,
-    x: i32,
-    y: i32,
-    scratch: &mut Scratch,
-    out: &mut MatchBuf<'_>,
-) -> usize {
-    let Some(class) = rom.class(q.class) else {
-        return 0;
-    };
-    if !focus_ok(&class, board, q.perspective, x, y) {
-        return 0;
-    }
-    let ctx = Ctx {
-        rom,
-        board,
-        host,
-        persp: q.perspective,
-        x,
-        y,
-    };
-    let qmask = q.orientations.mask_at(x, y);
-    run_with_kernel(&ctx, &class, qmask, scratch, out)
-}
-
-fn run_with_kernel<B: BoardView + ?Sized, H: Host + ?Sized>(
-    ctx: &Ctx<'_, '_, B, H>,
-    class: &ClassInfo<'_>,
-    qmask: u8,
-    scratch: &mut Scratch,
-    out: &mut MatchBuf<'_>,
-) -> usize {
-    match class.kernel() {
-        Kernel::Packed => {
-            if let Some(lut) = ctx.rom.class_lut(class) {
-                let (fs, code) = crate::rom::lut::code(ctx.board, ctx.persp, ctx.x, ctx.y);
-                let set = lut.candidates(fs, code);
-                let mut g = super::lut::Lut::new(set, class.first_entry());
-                return run_class(ctx, class, qmask, &mut g, scratch, out);
-            }
-            let v = view::build(ctx.board, ctx.persp, ctx.x, ctx.y);
-            if let Some(slices) = ctx.rom.class_slices(class) {
-                let mut g =
-                    super::sliced::Sliced::new(slices, class.words(), &v, class.first_entry());
-                return run_class(ctx, class, qmask, &mut g, scratch, out);
-            }
-            let mut g = Packed {
-                w0: class.mask_words(0),
-                w1: if class.words() > 1 {
-                    class.mask_words(1)
-                } else {
-                    &[]
-                },
-                w2: if class.words() > 2 {
-                    class.mask_words(2)
-                } else {
-                    &[]
-                },
-                words: class.words(),
-                v,
-                first: class.first_entry(),
-            };
-            run_class(ctx, class, qmask, &mut g, scratch, out)
-        }
-        Kernel::General => {
-            if let Some(mut g) = Grid::new(ctx.rom, ctx.board, ctx.persp, ctx.x, ctx.y) {
-                return run_class(ctx, class, qmask, &mut g, scratch, out);
-            }
-            let mut g = Cells {
-                rom: ctx.rom,
-                board: ctx.board,
-                persp: ctx.persp,
-                x: ctx.x,
-                y: ctx.y,
-            };
-            run_class(ctx, class, qmask, &mut g, scratch, out)
-        }
     }
 }

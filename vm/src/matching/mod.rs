@@ -21,6 +21,7 @@
 
 mod board_parallel;
 mod bytecode_eval;
+mod dispatch;
 mod kernel;
 mod lens;
 mod lut;
@@ -481,15 +482,17 @@ impl<'a> Rom<'a> {
         scratch: &mut Scratch,
         out: &mut MatchBuf<'_>,
     ) -> usize {
-        kernel::match_at(self, board, host, q, x, y, scratch, out)
+        dispatch::match_at(self, board, host, q, x, y, scratch, out)
     }
 
     /// Match a class at every board point, row by row (each point is its own call: rejects
     /// apply within a point). Returns how many matches were produced.
     ///
-    /// Runs board-parallel (every entry against all foci at once, then the class program at
-    /// the foci with geometric hits); the same matches in the same order as
-    /// [`Rom::scan_points`], which it falls back to on boards wider than 25.
+    /// The strategy is chosen in one place (`matching/dispatch.rs`): usually board-parallel
+    /// (every entry against all foci at once, then the class program at the foci with
+    /// geometric hits), per focus where that is cheaper (3x3 lookup tables) or the only way (a
+    /// board wider than 25). Every strategy gives the same matches in the same order as
+    /// [`Rom::scan_points`].
     pub fn scan<B: BoardView + ?Sized, H: Host + ?Sized>(
         &self,
         board: &B,
@@ -498,14 +501,11 @@ impl<'a> Rom<'a> {
         scratch: &mut Scratch,
         out: &mut MatchBuf<'_>,
     ) -> usize {
-        if let Some(n) = self.scan_parallel(board, host, q, scratch, out) {
-            return n;
-        }
-        self.scan_points(board, host, q, scratch, out)
+        self.scan_area(board, host, q, Area::ALL, scratch, out)
     }
 
-    /// The board-parallel path of [`Rom::scan`] alone: `None`, with nothing written, when it
-    /// cannot take this scan (a board wider than 25, a class of more than 2^22 entries).
+    /// The board-parallel strategy of [`Rom::scan`], forced: `None`, with nothing written, when
+    /// it cannot take this scan (a board wider than 25, a class of more than 2^22 entries).
     pub fn scan_parallel<B: BoardView + ?Sized, H: Host + ?Sized>(
         &self,
         board: &B,
@@ -514,12 +514,14 @@ impl<'a> Rom<'a> {
         scratch: &mut Scratch,
         out: &mut MatchBuf<'_>,
     ) -> Option<usize> {
-        board_parallel::scan(
+        dispatch::scan(
+            dispatch::Keys::Rom,
+            Some(dispatch::ScanKernel::Planes),
             self,
             board,
             host,
             q,
-            board_parallel::Area::ALL,
+            Area::ALL,
             scratch,
             out,
         )
@@ -539,20 +541,22 @@ impl<'a> Rom<'a> {
         scratch: &mut Scratch,
         out: &mut MatchBuf<'_>,
     ) -> usize {
-        if let Some(n) = board_parallel::scan(self, board, host, q, area, scratch, out) {
-            return n;
-        }
-        let s = board.size() as i32;
-        let mut n = 0;
-        for y in area.y0.max(0)..area.y1.min(s) {
-            for x in area.x0.max(0)..area.x1.min(s) {
-                n += kernel::match_at(self, board, host, q, x, y, scratch, out);
-            }
-        }
-        n
+        dispatch::scan(
+            dispatch::Keys::Rom,
+            None,
+            self,
+            board,
+            host,
+            q,
+            area,
+            scratch,
+            out,
+        )
+        .unwrap_or(0)
     }
 
-    /// The per-point whole-board scan: [`Rom::match_at`] at every board point, row by row.
+    /// The per-focus strategy of [`Rom::scan`], forced: the per-focus kernel (lookup table,
+    /// bit-sliced, masks or general) at every board point, row by row.
     pub fn scan_points<B: BoardView + ?Sized, H: Host + ?Sized>(
         &self,
         board: &B,
@@ -561,14 +565,18 @@ impl<'a> Rom<'a> {
         scratch: &mut Scratch,
         out: &mut MatchBuf<'_>,
     ) -> usize {
-        let s = board.size() as i32;
-        let mut n = 0;
-        for y in 0..s {
-            for x in 0..s {
-                n += kernel::match_at(self, board, host, q, x, y, scratch, out);
-            }
-        }
-        n
+        dispatch::scan(
+            dispatch::Keys::Rom,
+            Some(dispatch::ScanKernel::PerFocus),
+            self,
+            board,
+            host,
+            q,
+            Area::ALL,
+            scratch,
+            out,
+        )
+        .unwrap_or(0)
     }
 
     /// Evaluate a lens from its endpoints (board points, as many as the lens declares) in
@@ -589,6 +597,7 @@ impl<'a> Rom<'a> {
 pub(crate) use bytecode_eval::eval as eval_test;
 pub(crate) use lens::eval as eval_lens_impl;
 
+/// The point-by-point geometry (the reference matcher's).
 pub(crate) fn kernel_cells<'r, 'a, B: BoardView + ?Sized>(
     rom: &'r Rom<'a>,
     board: &'r B,

@@ -9,8 +9,9 @@
 
 /// Maximum stack depth a block may reach (checked by the loader).
 pub const MAX_STACK: usize = 32;
-/// Maximum extern arguments.
-pub const MAX_ARGS: usize = 8;
+/// Maximum extern arguments: GNU Go's mkpat allows 20 per autohelper call (`MAXPARAMS`), so
+/// every imported call fits. The count is one byte in the code and in the externs table.
+pub const MAX_ARGS: usize = 20;
 
 pub const OP_INT: u8 = 0x01;
 pub const OP_LIBS: u8 = 0x02;

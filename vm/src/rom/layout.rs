@@ -174,8 +174,7 @@ mod tests {
             seen[k] = true;
         }
         // ring 1 fully in word 0, ring 3 fully outside it
-        for k in 0..49 {
-            let (dx, dy) = RING[k];
+        for (k, &(dx, dy)) in RING.iter().enumerate() {
             let cheb = dx.abs().max(dy.abs());
             if cheb <= 1 {
                 assert!(k < 17);

@@ -308,7 +308,7 @@ fn validate(rom: &Rom<'_>) -> R<()> {
     for i in 0..externs.len() {
         string_ref(rom, externs.u32(i, 0), externs.at(i, 0))?;
         if externs.u8(i, 4) as usize > bytecode::MAX_ARGS {
-            return Err(bad(externs.at(i, 4), "extern arity above 8"));
+            return Err(bad(externs.at(i, 4), "extern arity above 20"));
         }
         if externs.u8(i, 5) | externs.u8(i, 6) | externs.u8(i, 7) != 0 {
             return Err(bad(externs.at(i, 5), "reserved field is not zero"));

@@ -488,7 +488,7 @@ fn validate_class(
 
 /// The table of one class from its word-0 masks (entry order) and focus set, as u32 words;
 /// `None` when the class is not eligible or the table would exceed `max_bytes`.
-#[cfg(feature = "builder")]
+#[cfg(feature = "alloc")]
 pub fn build_class(
     words: usize,
     masks: &[u64],
@@ -595,7 +595,7 @@ pub fn build_class(
     Some(out)
 }
 
-#[cfg(feature = "builder")]
+#[cfg(feature = "alloc")]
 fn push_halves(out: &mut alloc::vec::Vec<u32>, h: &[u16]) {
     for pair in h.chunks(2) {
         out.push(pair[0] as u32 | (pair.get(1).copied().unwrap_or(0) as u32) << 16);
@@ -603,7 +603,7 @@ fn push_halves(out: &mut alloc::vec::Vec<u32>, h: &[u16]) {
 }
 
 /// Builds the section from each class's table (`None`: no table).
-#[cfg(feature = "builder")]
+#[cfg(feature = "alloc")]
 pub(super) fn build(tables: &[Option<alloc::vec::Vec<u32>>]) -> alloc::vec::Vec<u8> {
     let mut index = alloc::vec::Vec::new();
     let mut body = alloc::vec::Vec::new();

@@ -403,6 +403,7 @@ pub(crate) const fn mode_from_u8(b: u8) -> Mode {
 }
 
 /// The mode byte a class record stores.
+#[cfg(feature = "alloc")]
 pub(crate) const fn mode_to_u8(m: Mode) -> u8 {
     match m {
         Mode::Best => 0,
@@ -412,6 +413,7 @@ pub(crate) const fn mode_to_u8(m: Mode) -> u8 {
 }
 
 /// The orientation-policy byte a class record stores.
+#[cfg(feature = "alloc")]
 pub(crate) const fn orient_to_u8(o: OrientPolicy) -> u8 {
     match o {
         OrientPolicy::All => 0,

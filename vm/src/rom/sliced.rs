@@ -178,12 +178,12 @@ pub(super) fn validate(rom: &Rom<'_>) -> Result<(), LoadError> {
 }
 
 /// A packed class's entry masks and its mask word count (writer input).
-#[cfg(feature = "builder")]
+#[cfg(feature = "alloc")]
 pub(super) type ClassMasks = (alloc::vec::Vec<[u64; 3]>, usize);
 
 /// Builds the section from each class's `(packed entry masks, mask words)`; `None` entries
 /// (general classes) get an empty index record. `max_bw` caps the block size (1..=8 words).
-#[cfg(feature = "builder")]
+#[cfg(feature = "alloc")]
 pub(super) fn build(classes: &[Option<ClassMasks>], max_bw: usize) -> alloc::vec::Vec<u8> {
     use alloc::vec::Vec;
     let mut index = Vec::new();

@@ -81,11 +81,7 @@ impl<'a> Table<'a> {
     }
     #[inline]
     pub fn len(&self) -> usize {
-        if self.rec == 0 {
-            0
-        } else {
-            self.data.len() / self.rec
-        }
+        self.data.len().checked_div(self.rec).unwrap_or(0)
     }
     #[inline]
     pub fn is_empty(&self) -> bool {

@@ -96,6 +96,7 @@ pub(crate) struct W {
     /// tests are shared, each stored once.
     share: bool,
     results_seen: BTreeMap<Vec<u8>, u32>,
+    #[cfg_attr(not(feature = "builder"), allow(dead_code))]
     tests_seen: BTreeMap<(Vec<u8>, u32), u32>,
     compact_results: u32,
     compact_tests: u32,
@@ -183,6 +184,7 @@ impl W {
     }
 
     /// A pattern's test, shared with every identical test in a compact image.
+    #[cfg_attr(not(feature = "builder"), allow(dead_code))]
     pub(super) fn shared_test(&mut self, t: &TestSpec) -> Result<u32, WriteError> {
         let code = self.test_code(t)?;
         let key = (code, t.cost);
@@ -237,7 +239,7 @@ impl W {
             }
             TestExpr::Extern { index, args } => {
                 if args.len() > MAX_ARGS {
-                    return fail("more than 8 extern arguments");
+                    return fail("more than 20 extern arguments");
                 }
                 c.push(OP_EXTERN);
                 put_u16(c, *index);
@@ -503,7 +505,7 @@ pub fn try_write_with(spec: &RomSpec, opts: &WriteOptions) -> Result<Vec<u8>, Wr
     }
     for e in &spec.externs {
         if e.arity as usize > MAX_ARGS {
-            return fail("extern arity above 8");
+            return fail("extern arity above 20");
         }
         let id = w.s.id(&e.name);
         let o = w.out(Section::Externs);

@@ -631,3 +631,94 @@ pub fn median(v: &mut [f64]) -> f64 {
     v.sort_by(|a, b| a.total_cmp(b));
     v[v.len() / 2]
 }
+
+/// A pattern cut out of a real view (`research/perf.md` section 3): the focus and each ring-1
+/// point with p = 0.85, then ring 2/3 points (ring 2 three times likelier, stones three times
+/// likelier than empty points) up to 6-15 cells with at least 2 stones; each cell the exact
+/// state seen (85 %) or "anything but" it (15 %). Result: a move at the focus.
+pub fn cut_pattern(rng: &mut Rng, id: u32) -> PatternSpec {
+    loop {
+        let b = TestBoard::random(rng, 19, 0.35);
+        let (x, y) = (rng.below(19) as i32, rng.below(19) as i32);
+        if b.point(x, y) != Point::Empty {
+            continue;
+        }
+        let state = |dx: i16, dy: i16| -> u8 {
+            match b.point(x + dx as i32, y + dy as i32) {
+                Point::Stone(Colour::Black) => F,
+                Point::Stone(Colour::White) => X,
+                Point::Empty => E,
+                Point::Off => OFF,
+            }
+        };
+        let n = 6 + rng.below(10) as usize;
+        let mut at: Vec<(i16, i16)> = vec![(0, 0)];
+        for (dx, dy) in [
+            (-1, -1),
+            (0, -1),
+            (1, -1),
+            (-1, 0),
+            (1, 0),
+            (-1, 1),
+            (0, 1),
+            (1, 1),
+        ] {
+            if rng.chance(0.85) {
+                at.push((dx, dy));
+            }
+        }
+        let mut tries = 0;
+        while at.len() < n && tries < 1000 {
+            tries += 1;
+            let r = if rng.below(4) < 3 { 2 } else { 3 };
+            let (dx, dy) = (
+                rng.below(2 * r + 1) as i16 - r as i16,
+                rng.below(2 * r + 1) as i16 - r as i16,
+            );
+            if dx.abs().max(dy.abs()) != r as i16 || at.contains(&(dx, dy)) {
+                continue;
+            }
+            if matches!(state(dx, dy), E) && rng.below(3) != 0 {
+                continue;
+            }
+            at.push((dx, dy));
+        }
+        if at
+            .iter()
+            .filter(|&&(dx, dy)| matches!(state(dx, dy), F | X))
+            .count()
+            < 2
+        {
+            continue;
+        }
+        let cells = at
+            .iter()
+            .map(|&(dx, dy)| {
+                let s = state(dx, dy);
+                let allowed = if (dx, dy) != (0, 0) && rng.chance(0.15) {
+                    !s & 0xF
+                } else {
+                    s
+                };
+                CellSpec {
+                    at: Offset::new(dx, dy),
+                    allowed,
+                }
+            })
+            .collect();
+        return PatternSpec {
+            id,
+            priority: 0,
+            cells,
+            orientations: (0..8).collect(),
+            covers: (0..8).map(|o| 1u8 << o).collect(),
+            tests: vec![],
+            result: Some(ResultSpec::Move {
+                at: Offset::new(0, 0),
+                value: 1,
+                bits: 0,
+                sequence: None,
+            }),
+        };
+    }
+}

@@ -458,8 +458,8 @@ fn diagram(moves: &[BoardMove], conts: &[Continuation]) -> String {
     let mut s = String::new();
     for y in (0..size as usize).rev() {
         s.push_str(&format!("{:>2} ", y + 1));
-        for x in 0..size as usize {
-            s.push(cells[y][x]);
+        for &c in &cells[y][..size as usize] {
+            s.push(c);
             s.push(' ');
         }
         s.push('\n');

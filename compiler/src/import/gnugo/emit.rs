@@ -366,32 +366,11 @@ impl Translator<'_> {
                     for t in &tenukis {
                         let _ = write!(c.name, "_t{t}");
                     }
-                    if c.args.len() > MAX_EXTERN_ARGS && c.kinds.iter().all(|k| *k == "point") {
-                        // A long move sequence repeats points (the string read is one of the
-                        // moves): each point is passed once and the name spells which point
-                        // each position takes (`_p01203`: the 4th argument is the 3rd point).
-                        let mut distinct: Vec<String> = Vec::new();
-                        let mut map = String::from("_p");
-                        for a in &c.args {
-                            let i = match distinct.iter().position(|d| d == a) {
-                                Some(i) => i,
-                                None => {
-                                    distinct.push(a.clone());
-                                    distinct.len() - 1
-                                }
-                            };
-                            map.push(char::from_digit(i as u32, 36).unwrap_or('z'));
-                        }
-                        if distinct.len() <= MAX_EXTERN_ARGS {
-                            c.name.push_str(&map);
-                            c.kinds = vec!["point"; distinct.len()];
-                            c.args = distinct;
-                        }
-                    }
                 }
                 if c.args.len() > MAX_EXTERN_ARGS {
+                    // mkpat's own limit (`MAXPARAMS`) is the same: GNU Go rejects this call too.
                     return Err(format!(
-                        "`{name}` with {} distinct points: Lens externs take at most {MAX_EXTERN_ARGS} arguments (the ROM format's limit)",
+                        "`{name}` with {} arguments: Lens externs take at most {MAX_EXTERN_ARGS} (the ROM format's limit, and mkpat's)",
                         c.args.len()
                     ));
                 }
@@ -580,16 +559,6 @@ impl Translator<'_> {
                     PREC_CMP,
                     Ty::Bool,
                 ))
-            }
-            Some(Mapping::Extern) | None
-                if name.ends_with("_alive_somewhere") && args.len() > MAX_EXTERN_ARGS =>
-            {
-                // "Some listed point is an alive stone": a disjunction, split into calls of 8.
-                let parts = args
-                    .chunks(MAX_EXTERN_ARGS)
-                    .map(|ch| self.call(name, ch).map(|t| t.wrapped(PREC_OR + 1)))
-                    .collect::<Result<Vec<_>, String>>()?;
-                Ok(Tr::new(parts.join(" || "), PREC_OR, Ty::Bool))
             }
             Some(Mapping::Extern) | None => {
                 let c = self

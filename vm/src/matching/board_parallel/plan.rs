@@ -14,10 +14,11 @@ use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 
 use super::{
-    Area, CACHED, ENTRY_BITS, Filter, HITS, KEYS, MATRIX, SIDE, STACK, Source, packed_constraints,
+    Area, CACHED, ENTRY_BITS, Filter, HITS, KEYS, MATRIX, SIDE, STACK, packed_constraints,
 };
 use crate::board::BoardView;
 use crate::geometry::Orientation;
+use crate::matching::dispatch::{self, Keys};
 use crate::matching::{Host, MatchBuf, Orientations, Query, Scratch};
 use crate::rom::{ClassId, Kernel, Rom};
 
@@ -409,6 +410,35 @@ impl ScanPlan {
             .unwrap_or_else(|| rom.scan(board, host, q, scratch, out))
     }
 
+    /// The plane scan through the plan, forced (whatever the dispatch would choose): `None`,
+    /// with nothing written, when the plan does not serve `q` on `rom` or the board is wider
+    /// than 25. For benchmarks and tests.
+    pub fn scan_parallel<B: BoardView + ?Sized, H: Host + ?Sized>(
+        &self,
+        rom: &Rom<'_>,
+        board: &B,
+        host: &H,
+        q: &Query,
+        scratch: &mut Scratch,
+        out: &mut MatchBuf<'_>,
+    ) -> Option<usize> {
+        if q.class != self.class || !self.fits(rom) {
+            return None;
+        }
+        let strategy = Some(dispatch::ScanKernel::Planes);
+        dispatch::scan(
+            Keys::Plan(self),
+            strategy,
+            rom,
+            board,
+            host,
+            q,
+            Area::ALL,
+            scratch,
+            out,
+        )
+    }
+
     /// [`Rom::scan_area`] of `q` through the plan (the incremental rescan after a move).
     #[allow(clippy::too_many_arguments)]
     pub fn scan_area<B: BoardView + ?Sized, H: Host + ?Sized>(
@@ -425,8 +455,8 @@ impl ScanPlan {
             .unwrap_or_else(|| rom.scan_area(board, host, q, area, scratch, out))
     }
 
-    /// The board-parallel scan with this plan's keys; `None` (nothing written) when the plan
-    /// does not serve `q` on `rom` or the scan cannot take the board-parallel path.
+    /// The scan with this plan's keys, through the one dispatch; `None` (nothing written) when
+    /// the plan does not serve `q` on `rom`.
     #[allow(clippy::too_many_arguments)]
     fn scan_through<B: BoardView + ?Sized, H: Host + ?Sized>(
         &self,
@@ -441,7 +471,17 @@ impl ScanPlan {
         if q.class != self.class || !self.fits(rom) {
             return None;
         }
-        super::scan_from(Source::Plan(self), rom, board, host, q, area, scratch, out)
+        dispatch::scan(
+            Keys::Plan(self),
+            None,
+            rom,
+            board,
+            host,
+            q,
+            area,
+            scratch,
+            out,
+        )
     }
 }
 

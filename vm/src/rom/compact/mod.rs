@@ -150,9 +150,12 @@ pub fn decode_result(s: &[u8], pos: usize) -> Result<(RawResult, usize), (usize,
     Ok((r, p))
 }
 
+/// A decoded item and the position after it, or the offset and reason of a decoding error.
+pub type Decoded<T> = Result<(T, usize), (usize, &'static str)>;
+
 /// Decode the test block at `pos` of `compact_tests` (varint cost, varint length, code):
 /// `(code, cost)` and the next position.
-pub fn decode_test(s: &[u8], pos: usize) -> Result<((&[u8], u32), usize), (usize, &'static str)> {
+pub fn decode_test(s: &[u8], pos: usize) -> Decoded<(&[u8], u32)> {
     let mut p = pos;
     let cost = wire::read_varint(s, &mut p).ok_or((pos, "bad test cost"))?;
     let at = p;
@@ -164,7 +167,7 @@ pub fn decode_test(s: &[u8], pos: usize) -> Result<((&[u8], u32), usize), (usize
 /// Every item of a list section, decoded one after the other.
 fn list<'a, T: 'a>(
     s: &'a [u8],
-    decode: fn(&'a [u8], usize) -> Result<(T, usize), (usize, &'static str)>,
+    decode: fn(&'a [u8], usize) -> Decoded<T>,
 ) -> impl Iterator<Item = T> + 'a {
     let mut pos = 0;
     core::iter::from_fn(move || {

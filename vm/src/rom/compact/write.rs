@@ -125,7 +125,7 @@ fn record(w: &mut W, p: &PatternSpec, chain: &mut Chain) -> Result<(u8, Vec<u8>)
         .all(|(&o, &c)| c == 1 << o);
     let group = p.orientations.first().and_then(|&o0| {
         let inv = crate::geometry::Orientation::new(o0)?.inverse().index();
-        let g = coset(inv, p.covers[0]) & 0xFF;
+        let g = coset(inv, p.covers[0]);
         let fits = g & 1 != 0
             && p.orientations
                 .iter()
