@@ -269,6 +269,9 @@ fn got_set(out: &[Continuation]) -> BTreeSet<(Option<(u8, u8)>, Colour)> {
 /// tree, and give the same continuations seen from the line's frame.
 fn check_all_16(tree: &Tree, blob: &[u8], line: &[(Rel, Point)]) {
     let w = Walker::new(blob).unwrap();
+    // The small mode (jump table, scans) answers as the fast mode (transition table).
+    let small = Walker::small(blob).unwrap();
+    let mut out_small = [Continuation::EMPTY; 64];
     let expect = tree_next(tree, line).expect("the line comes from the tree");
     let mut out = [Continuation::EMPTY; 64];
     let mut engine_seen: Option<Vec<Seen>> = None;
@@ -284,6 +287,9 @@ fn check_all_16(tree: &Tree, blob: &[u8], line: &[(Rel, Point)]) {
             };
             let r = w.lookup(19, &moves, None, to_move, &mut out);
             assert!(r.continuations <= out.len());
+            let rs = small.lookup(19, &moves, None, to_move, &mut out_small);
+            assert_eq!(rs.corners, r.corners, "small mode: {line:?}");
+            assert_eq!(out_small[..rs.continuations], out[..r.continuations]);
             let got = &out[..r.continuations];
             assert_eq!(got_set(got).len(), got.len(), "no duplicates");
             // Every book move of the exact line is offered; the walker may offer more, from
@@ -853,4 +859,29 @@ fn the_cursor_equals_the_batch_lookup_after_every_move() {
         BookState::InBook,
         "c3 (3-3) is a first move"
     );
+}
+
+/// The walker's 8 frames (`corner * 2 + transpose`) and lens-vm's 8 orientations (mirror, then
+/// clockwise turns of a drawn pattern's offsets) are the same symmetries numbered two ways;
+/// `Frame::vm_orientation` converts, checked here on every offset of a 5x5 neighbourhood.
+#[test]
+fn frames_name_their_lens_vm_orientation() {
+    let mut used = BTreeSet::new();
+    for index in 0..8u8 {
+        let f = Frame::orientation(19, index);
+        let t = lens_vm::geometry::Orientation::new(f.vm_orientation()).unwrap();
+        used.insert(t.index());
+        let (cx, cy) = (8u8, 8u8);
+        let (bx, by) = f.to_board(cx, cy).unwrap();
+        for dx in -2i32..=2 {
+            for dy in -2i32..=2 {
+                let (qx, qy) = f
+                    .to_board((cx as i32 + dx) as u8, (cy as i32 + dy) as u8)
+                    .unwrap();
+                let board = (qx as i32 - bx as i32, qy as i32 - by as i32);
+                assert_eq!(t.apply(dx, dy), board, "frame {index}: ({dx}, {dy})");
+            }
+        }
+    }
+    assert_eq!(used.len(), 8);
 }

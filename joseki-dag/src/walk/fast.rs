@@ -443,6 +443,9 @@ impl Walker<'_> {
     /// second move, at its virtual position, counts as the pair's child).
     #[inline]
     fn skip(&self, mut pos: usize, parsed: &mut usize) -> Option<usize> {
+        if let Some(end) = self.jumps.as_ref().and_then(|j| j.get(list_key(pos))) {
+            return Some(end);
+        }
         let mut pending: usize = 1;
         loop {
             if let Some((m, _)) = self.one_byte(pos) {

@@ -10,6 +10,7 @@
 #[cfg(test)]
 use super::fast::list_pos;
 use super::fast::{At, LEAF, VBIT, list_key};
+use super::jumps::Jumps;
 use crate::codec::{Layout, read_entry, skip_list};
 use crate::model::{Point, Rel};
 
@@ -51,7 +52,7 @@ fn key(list: u32, point: Point, exception: bool) -> u64 {
 impl Transitions {
     /// Every move entry of every list reachable from the root (below setup edges too), and a
     /// mark on each list that holds setup edges. The blob was validated.
-    pub(crate) fn build(l: &Layout<'_>) -> Transitions {
+    pub(crate) fn build(l: &Layout<'_>, jumps: &Jumps) -> Transitions {
         let n = l.bytes.len();
         let mut moves: Vec<(u64, u32)> = Vec::new();
         let mut visited = vec![false; n];
@@ -95,9 +96,12 @@ impl Transitions {
                 pos = match (e.subtree(), e.skip) {
                     (None, _) => e.end,
                     (Some(_), Some(next)) => next,
-                    (Some(sub), None) => match skip_list(l, sub, &mut scratch) {
-                        Ok(p) => p,
-                        Err(_) => break,
+                    (Some(sub), None) => match jumps.get(list_key(sub)) {
+                        Some(p) => p,
+                        None => match skip_list(l, sub, &mut scratch) {
+                            Ok(p) => p,
+                            Err(_) => break,
+                        },
                     },
                 };
             }
@@ -302,8 +306,11 @@ mod tests {
     /// and the scan for every point of a 19x19 corner frame, a pass and the list's own moves,
     /// with and without the colour exception: same child list (or both absent). Returns the
     /// lists visited, which must be all the table holds.
+    /// The small mode's scan (jumps over large subtrees) agrees too, parsing at most as much.
     fn table_agrees_with_the_scan(w: &Walker<'_>, name: &str) -> usize {
         let t = w.table.as_ref().expect("Walker::new builds a table");
+        let small = Walker::small(w.l.bytes).expect("a valid blob");
+        let (mut parsed_scan, mut parsed_small) = (0, 0);
         let mut seen = std::collections::BTreeSet::new();
         let mut stack = vec![w.root_at().list];
         let mut candidates: Vec<Point> = (1..=19u8)
@@ -331,7 +338,10 @@ mod tests {
             for &point in &candidates {
                 for exception in [false, true] {
                     let rel = if exception { Rel::Opposite } else { Rel::Same };
-                    let scan = w.seek(list_pos(list), Rel::Opposite, point, rel, &mut parsed);
+                    let scan = w.seek(list_pos(list), Rel::Opposite, point, rel, &mut parsed_scan);
+                    let hop =
+                        small.seek(list_pos(list), Rel::Opposite, point, rel, &mut parsed_small);
+                    assert_eq!(scan, hop, "{name}: small mode, list {list:#x} {point:?}");
                     let got = t.get(list, point, exception);
                     assert_eq!(
                         got,
@@ -348,6 +358,10 @@ mod tests {
             seen.len(),
             t.lists(),
             "{name}: lists reachable = lists held"
+        );
+        assert!(
+            parsed_small <= parsed_scan,
+            "{name}: {parsed_small} > {parsed_scan}"
         );
         seen.len()
     }
@@ -370,6 +384,15 @@ mod tests {
         }
         assert!(lists > 8000, "{lists} lists");
         assert!(pairs > 0, "pair codes' second moves are keyed too");
+        // The union's small walker jumps, and holds under 4x the blob beside it.
+        let union = &trees.last().unwrap().1;
+        for enc in Encoding::WALKABLE {
+            let blob = encode(union, enc);
+            let small = Walker::small(&blob).unwrap();
+            let jumps = small.jumps.as_ref().unwrap();
+            assert!(jumps.len() > 100, "{enc:?}: {} jumps", jumps.len());
+            assert!(small.heap_bytes() < 4 * blob.len(), "{enc:?}: {small:?}");
+        }
     }
 
     #[test]
