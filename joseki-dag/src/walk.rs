@@ -167,6 +167,9 @@ pub struct Lookup {
     pub parsed: usize,
 }
 
+/// The small mode indexes sibling lists of at least this many moves.
+const LONG_LIST: usize = 8;
+
 mod engine;
 mod fast;
 mod jumps;
@@ -216,12 +219,11 @@ impl<'a> Walker<'a> {
     /// beside it: a step is then one hash probe. The blob stays the walkable format (listings
     /// read it, hopping over subtrees with the small mode's jump table, which it also keeps).
     pub fn new(bytes: &'a [u8]) -> Result<Walker<'a>, DecodeError> {
-        let mut w = Walker::small(bytes)?;
+        let mut w = Walker::in_place(bytes)?;
         // The jump table stays: listings hop over subtrees with it, and the build uses it.
-        w.table = Some(table::Transitions::build(
-            &w.l,
-            w.jumps.as_ref().expect("built"),
-        ));
+        let jumps = jumps::Jumps::build(&w.l);
+        w.table = Some(table::Transitions::build(&w.l, &jumps, 0));
+        w.jumps = Some(jumps);
         Ok(w)
     }
 
@@ -232,7 +234,11 @@ impl<'a> Walker<'a> {
     /// times more (see docs/joseki.md, Walker memory).
     pub fn small(bytes: &'a [u8]) -> Result<Walker<'a>, DecodeError> {
         let mut w = Walker::in_place(bytes)?;
-        w.jumps = Some(jumps::Jumps::build(&w.l));
+        let jumps = jumps::Jumps::build(&w.l);
+        // The long lists (the first moves, big branch points) are probed, not scanned.
+        w.table =
+            Some(table::Transitions::build(&w.l, &jumps, LONG_LIST)).filter(|t| t.entries() > 0);
+        w.jumps = Some(jumps);
         Ok(w)
     }
 
@@ -260,6 +266,15 @@ impl<'a> Walker<'a> {
     pub fn heap_bytes(&self) -> usize {
         self.table.as_ref().map_or(0, |t| t.heap_bytes())
             + self.jumps.as_ref().map_or(0, |j| j.heap_bytes())
+    }
+
+    /// Offset just after the subtree at `sub`: one probe of the jump table when the walker has
+    /// one and the subtree is large, else parsed (counted in `parsed`).
+    fn skip_subtree(&self, sub: usize, parsed: &mut usize) -> Result<usize, DecodeError> {
+        match self.jumps.as_ref().and_then(|j| j.get(fast::list_key(sub))) {
+            Some(end) => Ok(end),
+            None => skip_list(&self.l, sub, parsed),
+        }
     }
 
     fn root(&self) -> Option<usize> {
@@ -294,7 +309,7 @@ impl<'a> Walker<'a> {
                         return Ok(None);
                     }
                     pos = if has_child {
-                        skip_list(&self.l, pos + 1, parsed)?
+                        self.skip_subtree(pos + 1, parsed)?
                     } else {
                         pos + 1
                     };
@@ -312,7 +327,7 @@ impl<'a> Walker<'a> {
             pos = match (e.subtree(), e.skip) {
                 (None, _) => e.end,
                 (Some(_), Some(next)) => next,
-                (Some(sub), None) => skip_list(&self.l, sub, parsed)?,
+                (Some(sub), None) => self.skip_subtree(sub, parsed)?,
             };
         }
     }
@@ -411,7 +426,7 @@ impl<'a> Walker<'a> {
             pos = match (e.subtree(), e.skip) {
                 (None, _) => e.end,
                 (Some(_), Some(next)) => next,
-                (Some(sub), None) => match skip_list(&self.l, sub, parsed) {
+                (Some(sub), None) => match self.skip_subtree(sub, parsed) {
                     Ok(p) => p,
                     Err(_) => return n,
                 },
@@ -534,7 +549,7 @@ impl<'a> Walker<'a> {
             pos = match (e.subtree(), e.skip) {
                 (None, _) => e.end,
                 (Some(_), Some(next)) => next,
-                (Some(sub), None) => skip_list(&self.l, sub, &mut parsed).ok()?,
+                (Some(sub), None) => self.skip_subtree(sub, &mut parsed).ok()?,
             };
         }
     }

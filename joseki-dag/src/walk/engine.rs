@@ -224,7 +224,8 @@ impl<'w, 'a> BookCursor<'w, 'a> {
         let mask = corner.map_or(0xF, |c| 1 << (c & 3));
         BookCursor {
             walker,
-            table: walker.table.as_ref(),
+            // The engine's own fast path needs a table of every list (not the small mode's).
+            table: walker.table.as_ref().filter(|t| !t.partial()),
             size,
             half: size.div_ceil(2),
             mask,

@@ -147,8 +147,9 @@ impl Walker<'_> {
             return self.setup_step(at, rel, point, work);
         }
         let next = match &self.table {
-            Some(t) => t.step(at, rel, point, &mut work.probes),
-            None => self.scan_step(at, rel, point, &mut work.parsed),
+            // A partial table (the small mode's) holds the long lists only.
+            Some(t) if t.holds(at.list) => t.step(at, rel, point, &mut work.probes),
+            _ => self.scan_step(at, rel, point, &mut work.parsed),
         };
         next.map(|n| At { flip: at.flip, ..n })
             .or_else(|| self.missed(at, rel, point, work))
@@ -163,8 +164,8 @@ impl Walker<'_> {
             return Some(n);
         }
         let n = match &self.table {
-            Some(t) => t.after_tenuki(at, rel, point, &mut work.probes),
-            None => self.scan_tenuki(at, rel, point, &mut work.parsed),
+            Some(t) if !t.partial() => t.after_tenuki(at, rel, point, &mut work.probes),
+            _ => self.scan_tenuki(at, rel, point, &mut work.parsed),
         };
         n.map(|n| At { flip: at.flip, ..n })
     }
@@ -334,11 +335,11 @@ impl Walker<'_> {
             return None;
         }
         let child = match &self.table {
-            Some(t) => {
+            Some(t) if !t.partial() => {
                 work.probes += 1;
                 t.get(at.list, Point::Pass, false)?
             }
-            None => {
+            _ => {
                 self.seek(
                     list_pos(at.list),
                     at.last,

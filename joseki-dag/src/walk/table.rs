@@ -26,6 +26,8 @@ const EMPTY: u64 = u64::MAX;
 /// The bottom half of the key that marks a list holding setup edges; `SETUP_MARK | 1 + k`
 /// gives its `k`-th setup entry's offset.
 const SETUP_MARK: u64 = 1 << 18;
+/// The bottom half of the key that marks a list whose moves a partial table holds.
+const INDEXED_MARK: u64 = 1 << 19;
 
 /// (list, point, colour exception) -> child list.
 #[derive(Clone, Debug)]
@@ -35,6 +37,9 @@ pub(crate) struct Transitions {
     shift: u32,
     lists: usize,
     entries: usize,
+    /// Only lists of at least `min_len` moves are held (marked `INDEXED_MARK`); the walker
+    /// scans the others. Setup marks are held for every list.
+    partial: bool,
 }
 
 /// The key of a move in a list: the list in the top half; the point (`x << 8 | y`, a pass
@@ -52,7 +57,8 @@ fn key(list: u32, point: Point, exception: bool) -> u64 {
 impl Transitions {
     /// Every move entry of every list reachable from the root (below setup edges too), and a
     /// mark on each list that holds setup edges. The blob was validated.
-    pub(crate) fn build(l: &Layout<'_>, jumps: &Jumps) -> Transitions {
+    /// `min_len`: hold the moves of lists of at least this many moves only (0 or 1: all).
+    pub(crate) fn build(l: &Layout<'_>, jumps: &Jumps, min_len: usize) -> Transitions {
         let n = l.bytes.len();
         let mut moves: Vec<(u64, u32)> = Vec::new();
         let mut visited = vec![false; n];
@@ -67,14 +73,14 @@ impl Transitions {
             {
                 continue;
             }
-            lists += 1;
             let lk = list_key(list);
             let mut pos = list;
             let mut setups = 0;
+            let mut own: Vec<(u64, u32)> = Vec::new();
             while let Ok(e) = read_entry(l, pos) {
                 if e.setup.is_none() {
                     let child = e.children().map_or(LEAF, list_key);
-                    moves.push((key(lk, e.point, e.colour_exception), child));
+                    own.push((key(lk, e.point, e.colour_exception), child));
                 } else {
                     if setups == 0 {
                         moves.push(((lk as u64) << 32 | SETUP_MARK, LEAF));
@@ -105,6 +111,13 @@ impl Transitions {
                     },
                 };
             }
+            if own.len() >= min_len {
+                lists += 1;
+                moves.append(&mut own);
+                if min_len > 1 {
+                    moves.push(((lk as u64) << 32 | INDEXED_MARK, LEAF));
+                }
+            }
         }
         // Load factor at most 1/2: a miss meets an empty slot within a probe or two.
         let cap = (moves.len() * 2).next_power_of_two().max(16);
@@ -127,7 +140,7 @@ impl Transitions {
                 }
                 if s.key == EMPTY {
                     *s = Slot { key: k, child };
-                    entries += (k & SETUP_MARK == 0) as usize;
+                    entries += (k & (SETUP_MARK | INDEXED_MARK) == 0) as usize;
                     break;
                 }
                 i = (i + 1) & (cap - 1);
@@ -138,7 +151,19 @@ impl Transitions {
             shift,
             lists,
             entries,
+            partial: min_len > 1,
         }
+    }
+
+    /// The table holds the moves of `list` (always, unless it is partial).
+    #[inline(always)]
+    pub(crate) fn holds(&self, list: u32) -> bool {
+        !self.partial || self.get_key((list as u64) << 32 | INDEXED_MARK).is_some()
+    }
+
+    /// Only long lists are held (the small mode's index).
+    pub(crate) fn partial(&self) -> bool {
+        self.partial
     }
 
     /// The child list of the move (`point`, colour `exception`) in `list`, if the list has it.
@@ -238,7 +263,7 @@ impl Transitions {
         let mut v: Vec<_> = self
             .slots
             .iter()
-            .filter(|s| s.key != EMPTY && s.key & SETUP_MARK == 0)
+            .filter(|s| s.key != EMPTY && s.key & (SETUP_MARK | INDEXED_MARK) == 0)
             .map(|s| {
                 let list = (s.key >> 32) as u32;
                 let p = s.key as u32;
