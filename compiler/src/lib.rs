@@ -31,6 +31,7 @@ use lens_vm::spec::RomSpec;
 
 pub mod build;
 pub mod check;
+pub mod codes;
 pub mod disasm;
 pub mod emit;
 pub mod import;
@@ -77,6 +78,34 @@ pub fn compile_program(
     program: &lens_dsl::Program,
     opts: &Options,
 ) -> Result<Compiled, Vec<Diagnostic>> {
+    let (ir, diags) = analyse(program);
+    if diags.iter().any(Diagnostic::is_error) {
+        return Err(sorted(diags));
+    }
+    let spec = emit::emit(&ir, emit::source_hash(&program.sources), opts.strip);
+    // The writer validates the spec; a failure there is a compiler bug, reported, not a panic.
+    // lensc images carry the optional bit-sliced tables (the fast kernel for packed classes)
+    // and lookup tables for the 3x3 classes the rule admits.
+    let write = optimise::lut::write_options(opts.no_sliced, opts.no_lut, opts.profile);
+    let rom = lens_vm::rom::try_write_with(&spec, &write).map_err(|e| {
+        vec![Diagnostic {
+            severity: lens_dsl::Severity::Error,
+            code: codes::INTERNAL,
+            message: format!("internal compiler error: {e}"),
+            labels: Vec::new(),
+            help: Some("this is a bug in lensc; please report it with the sources".to_string()),
+        }]
+    })?;
+    Ok(Compiled {
+        rom,
+        spec,
+        warnings: sorted(diags),
+    })
+}
+
+/// The checks of every phase before writing: the front end, lowering, the checks across
+/// patterns and the optimiser's warnings. The program can be written when no error came back.
+fn analyse(program: &lens_dsl::Program) -> (ir::Program, Vec<Diagnostic>) {
     let mut diags = lens_dsl::check(program);
     let front_end_failed = diags.iter().any(Diagnostic::is_error);
     let (mut ir, lowered) = lower::lower(program);
@@ -85,7 +114,7 @@ pub fn compile_program(
     diags.extend(
         lowered
             .into_iter()
-            .filter(|d| !front_end_failed || lower::SEMANTIC_ONLY.contains(&d.code)),
+            .filter(|d| !front_end_failed || codes::SEMANTIC_ONLY.contains(&d.code)),
     );
     // The checks across patterns and the optimiser's warnings also run when some patterns
     // failed to lower (they are left out), so one run reports as much as possible.
@@ -100,28 +129,19 @@ pub fn compile_program(
             diags.push(d);
         }
     }
+    (ir, diags)
+}
+
+/// Everything `compile` reports about a loaded program (`diags`: the loader's), without
+/// writing an image: what `lensc check` prints. With syntax errors only the front end's checks
+/// run, as in `compile`.
+pub fn check_program(program: &lens_dsl::Program, mut diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
     if diags.iter().any(Diagnostic::is_error) {
-        return Err(sorted(diags));
+        diags.extend(lens_dsl::check(program));
+    } else {
+        diags.extend(analyse(program).1);
     }
-    let spec = emit::emit(&ir, emit::source_hash(&program.sources), opts.strip);
-    // The writer validates the spec; a failure there is a compiler bug, reported, not a panic.
-    // lensc images carry the optional bit-sliced tables (the fast kernel for packed classes)
-    // and lookup tables for the 3x3 classes the rule admits.
-    let write = optimise::lut::write_options(opts.no_sliced, opts.no_lut, opts.profile);
-    let rom = lens_vm::rom::try_write_with(&spec, &write).map_err(|e| {
-        vec![Diagnostic {
-            severity: lens_dsl::Severity::Error,
-            code: "lens::internal",
-            message: format!("internal compiler error: {e}"),
-            labels: Vec::new(),
-            help: Some("this is a bug in lensc; please report it with the sources".to_string()),
-        }]
-    })?;
-    Ok(Compiled {
-        rom,
-        spec,
-        warnings: sorted(diags),
-    })
+    sorted(diags)
 }
 
 /// Load files and directories (all `*.lens` inside, sorted) and compile them.

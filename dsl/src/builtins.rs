@@ -104,6 +104,17 @@ pub fn lookup(name: &str) -> Option<&'static Builtin> {
     BUILTINS.iter().find(|b| b.name == name)
 }
 
+/// Whether the language already gives `name` a meaning: a built-in test, [`TRUTH_VALUE`], a
+/// keyword or a context word. Generated sources (the GNU Go importer) keep their own names
+/// (externs) clear of these.
+pub fn is_reserved(name: &str) -> bool {
+    use crate::parser::lexer::{CONTEXT_WORDS, KEYWORDS};
+    lookup(name).is_some()
+        || name == TRUTH_VALUE
+        || KEYWORDS.contains(&name)
+        || CONTEXT_WORDS.contains(&name)
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -113,5 +124,15 @@ mod tests {
             assert!(super::BUILTINS[i + 1..].iter().all(|o| o.name != b.name));
         }
         assert!(super::lookup("liberties").is_none());
+    }
+
+    #[test]
+    fn reserved_names_cover_builtins_and_keywords() {
+        for name in ["libs", "mark", "int", "glob", "any", "point", "identity"] {
+            assert!(super::is_reserved(name), "{name}");
+        }
+        for name in ["liberties", "ladder", "doing_scoring"] {
+            assert!(!super::is_reserved(name), "{name}");
+        }
     }
 }

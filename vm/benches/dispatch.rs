@@ -12,15 +12,13 @@
 //! criterion groups follow for the same cases. Run: `cargo bench -p lens-vm --bench dispatch`
 //! (`-- nothing` for the summaries only).
 
-#[path = "../tests/common/mod.rs"]
-mod common;
-#[path = "../../bench-support/thread_cpu.rs"]
-mod thread_cpu;
+use lens_test_support::thread_cpu;
 
-use common::*;
 use criterion::{Criterion, criterion_group, criterion_main};
+use lens_test_support::fixtures::*;
 use lens_vm::board::Board;
 use lens_vm::matching::Area;
+use lens_vm::matching::simd::{self, Simd};
 use lens_vm::spec::{
     CellSpec, ClassNode, ClassSpec, Mode, Offset, OrientPolicy, PatternSpec, ResultSpec, RomSpec,
 };
@@ -169,10 +167,17 @@ fn round_robin(cases: &mut [(&str, Case<'_>)], calls: usize, rounds: usize) -> V
 }
 
 fn report(title: &str, names: &[&str], ns: &[f64]) {
+    eprintln!("(load average: {})", load());
     eprintln!("{title}");
     for (n, t) in names.iter().zip(ns) {
         eprintln!("  {n:<34} {:>12.0} ns  {:>6.2}x the first", t, t / ns[0]);
     }
+}
+
+fn load() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_default()
 }
 
 fn query(rom: &Rom<'_>) -> Query {
@@ -333,9 +338,90 @@ fn sliced_scans(boards: &'static [(Board, (i32, i32))], cut: bool) {
     );
 }
 
+/// 2. Every SIMD path of this machine against the portable one, each forced for its calls.
+fn simd_levels(boards: &'static [(Board, (i32, i32))]) {
+    let paths: Vec<Simd> = Simd::supported().collect();
+    let rom = Rom::from_bytes(sliced_image(true)).unwrap();
+    let masks = rom.without_sliced();
+    let q = query(&rom);
+    let plan = matching::ScanPlan::new(&masks, q.class).unwrap();
+    let name = |s: &Simd| format!("{:?}{}", s.vector, if s.pext { "+pext" } else { "" });
+    let names: Vec<String> = paths.iter().map(name).collect();
+    let names: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
+    // One match call (sliced kernel and view cut) at each of the 64 positions.
+    let mut cases: Vec<(&str, Case<'_>)> = Vec::new();
+    for (p, n) in paths.iter().zip(&names) {
+        let p = *p;
+        cases.push((
+            n,
+            Box::new(move |e: &mut Env| {
+                simd::force(Some(p)).unwrap();
+                let mut k = 0;
+                for (b, (x, y)) in boards {
+                    let mut out = MatchBuf::new(&mut e.slots);
+                    k += rom.match_at(b, &NoHost, &q, *x, *y, &mut e.scratch, &mut out);
+                }
+                k
+            }),
+        ));
+    }
+    let ns = round_robin(&mut cases, 16, 9);
+    report(
+        "64 match calls, 3,000 x 8 cut 7x7 patterns, sliced kernel, ns per 64 calls:",
+        &names,
+        &ns,
+    );
+    // The view cut alone, 64 foci.
+    let mut cases: Vec<(&str, Case<'_>)> = Vec::new();
+    for (p, n) in paths.iter().zip(&names) {
+        let p = *p;
+        cases.push((
+            n,
+            Box::new(move |_: &mut Env| {
+                simd::force(Some(p)).unwrap();
+                let mut acc = 0u64;
+                for (b, (x, y)) in boards {
+                    let v = matching::view_words(b, Colour::Black, *x, *y);
+                    acc ^= v[0] ^ v[1] ^ v[2];
+                }
+                acc as usize
+            }),
+        ));
+    }
+    let ns = round_robin(&mut cases, 2000, 9);
+    report("view cut, ns per 64 views:", &names, &ns);
+    // The plane scan through a plan, whole 19x19 boards.
+    let counter = std::cell::Cell::new(0usize);
+    let mut cases: Vec<(&str, Case<'_>)> = Vec::new();
+    for (p, n) in paths.iter().zip(&names) {
+        let p = *p;
+        let (plan, masks, counter) = (&plan, &masks, &counter);
+        cases.push((
+            n,
+            Box::new(move |e: &mut Env| {
+                simd::force(Some(p)).unwrap();
+                counter.set(counter.get() + 1);
+                let b = &boards[counter.get() % boards.len()].0;
+                let mut out = MatchBuf::new(&mut e.slots);
+                plan.scan_parallel(masks, b, &NoHost, &q, &mut e.scratch, &mut out)
+                    .unwrap()
+            }),
+        ));
+    }
+    let ns = round_robin(&mut cases, 8, 9);
+    report(
+        "plane scan through a ScanPlan, 3,000 x 8 cut 7x7 patterns, 19x19, ns per board:",
+        &names,
+        &ns,
+    );
+    simd::force(None).unwrap();
+}
+
 fn bench(c: &mut Criterion) {
     let boards: &'static [(Board, (i32, i32))] = Box::leak(game_positions().into_boxed_slice());
     scans(boards);
+    simd_levels(boards);
+    eprintln!("detected path: {:?}", simd::current());
     let rom = Rom::from_bytes(lut_image()).unwrap();
     let q = query(&rom);
     let mut env = Env::new();
@@ -352,6 +438,26 @@ fn bench(c: &mut Criterion) {
             rom.scan_points(&boards[0].0, &NoHost, &q, &mut env.scratch, &mut out)
         })
     });
+    g.finish();
+    // Every SIMD path, one match call per position (sliced kernel and view cut).
+    let rom = Rom::from_bytes(sliced_image(true)).unwrap();
+    let q = query(&rom);
+    let mut g = c.benchmark_group("dispatch_simd_match_call_cut_3000x8");
+    for path in Simd::supported() {
+        let label = format!("{:?}{}", path.vector, if path.pext { "+pext" } else { "" });
+        g.bench_function(label, |b| {
+            simd::force(Some(path)).unwrap();
+            b.iter(|| {
+                let mut n = 0;
+                for (bd, (x, y)) in boards {
+                    let mut out = MatchBuf::new(&mut env.slots);
+                    n += rom.match_at(bd, &NoHost, &q, *x, *y, &mut env.scratch, &mut out);
+                }
+                n
+            })
+        });
+    }
+    simd::force(None).unwrap();
     g.finish();
 }
 

@@ -1,5 +1,7 @@
 //! `lens-vm`: load a Lens ROM image zero-copy and match it against a Go board.
 #![no_std]
+// The only `unsafe` is `matching::simd` (calls into `#[target_feature]` code after detection).
+#![deny(unsafe_code)]
 
 #[cfg(feature = "alloc")]
 extern crate alloc;
@@ -8,6 +10,7 @@ extern crate std;
 
 pub mod board;
 pub mod geometry;
+pub mod incremental;
 pub mod matching;
 pub mod reference;
 pub mod rom;

@@ -51,10 +51,10 @@ fn play_and_undo_do_not_allocate() {
         if !own_eye && b.play(c, x, y).is_ok() {
             played += 1;
         }
-        if state % 7 == 0 {
+        if state.is_multiple_of(7) {
             b.undo();
         }
-        if state % 53 == 0 {
+        if state.is_multiple_of(53) {
             let _ = b.pass(Colour::Black);
             let _ = b.place(Colour::White, (x + 1) % 9, y);
         }

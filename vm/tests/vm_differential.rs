@@ -1,10 +1,11 @@
 //! Differential test: the bit-sliced kernel, the early-exit packed kernel (and the general
 //! path) against the
 //! point-by-point reference matcher, over >= 10^6 random (position, pattern variant, focus,
-//! orientation set, perspective) cases, with zero disagreements.
+//! orientation set, perspective) cases, with zero disagreements, on every instruction-set path
+//! the machine supports (`matching::simd`, forced one by one).
 
-mod common;
-use common::*;
+use lens_test_support::fixtures::*;
+use lens_vm::matching::simd::{self, Simd};
 use lens_vm::spec::{ClassNode, ClassSpec, Mode, OrientPolicy, RomSpec};
 use lens_vm::*;
 
@@ -96,6 +97,18 @@ fn kernel_agrees_with_reference() {
         .map(|b| Rom::from_bytes(b).unwrap())
         .collect();
     assert!(!rom.has_sliced() && sliced.iter().all(|r| r.has_sliced()));
+    // Every instruction-set path this machine has (sliced ORs, view cut), forced one by one.
+    let paths: Vec<Simd> = Simd::supported().collect();
+    for &path in &paths {
+        simd::force(Some(path)).unwrap();
+        agree(&mut rng, &rom, &sliced, &variants, path);
+    }
+    simd::force(None).unwrap();
+    println!("paths: {paths:?}");
+}
+
+fn agree(rng: &mut Rng, rom: &Rom<'_>, sliced: &[Rom<'_>], variants: &[usize], path: Simd) {
+    let rng = &mut *rng;
     let mut cases = 0usize;
     let mut matches = 0usize;
     let mut fast = [Match::EMPTY; 512];
@@ -107,7 +120,7 @@ fn kernel_agrees_with_reference() {
     while cases < 1_000_000 {
         let size = [5u8, 7, 9, 13, 19][rng.below(5) as usize];
         let density = 0.2 + rng.below(5) as f64 * 0.1;
-        let board = TestBoard::random(&mut rng, size, density);
+        let board = TestBoard::random(rng, size, density);
         // The same position on the reference board, which has row bitboards: the kernel cuts
         // its views from them there (the TestBoard exercises the point-by-point fallback).
         let rows_board = to_board(&board);
@@ -138,7 +151,7 @@ fn kernel_agrees_with_reference() {
             let mut a = MatchBuf::new(&mut fast);
             let mut b = MatchBuf::new(&mut slow);
             let na = rom.match_at(&board, &NoHost, &q, x, y, &mut scratch, &mut a);
-            let nb = reference::match_at(&rom, &board, &NoHost, &q, x, y, &mut scratch, &mut b);
+            let nb = reference::match_at(rom, &board, &NoHost, &q, x, y, &mut scratch, &mut b);
             assert_eq!(
                 na, nb,
                 "count differs: class {c} at ({x},{y}) {q:?}\n{board:?}"
@@ -153,7 +166,7 @@ fn kernel_agrees_with_reference() {
             let mut rb = MatchBuf::new(&mut slow_rows);
             let nr = rom.match_at(&rows_board, &NoHost, &q, x, y, &mut scratch, &mut r);
             let nrb =
-                reference::match_at(&rom, &rows_board, &NoHost, &q, x, y, &mut scratch, &mut rb);
+                reference::match_at(rom, &rows_board, &NoHost, &q, x, y, &mut scratch, &mut rb);
             assert_eq!(
                 nr, nrb,
                 "count differs (row bitboards): class {c} at ({x},{y}) {q:?}"
@@ -189,5 +202,5 @@ fn kernel_agrees_with_reference() {
         matches > 1000,
         "the random set should produce matches ({matches})"
     );
-    println!("{cases} oriented-variant cases, {matches} matches, 0 disagreements");
+    println!("{path:?}: {cases} oriented-variant cases, {matches} matches, 0 disagreements");
 }

@@ -2,10 +2,11 @@
 //! reference matcher's scan and the per-point scan (`Rom::scan_points`), match for match and in
 //! the same order, over random classes of every kind (packed 3x3..7x7, general 9x9..25x25,
 //! globs, rejects, tests, defaults, all three modes), boards of every size class (5..25, with
-//! and without row bitboards), both perspectives and all orientation-set kinds.
+//! and without row bitboards), both perspectives and all orientation-set kinds, on every
+//! instruction-set path the machine supports (`matching::simd`, in rotation).
 
-mod common;
-use common::*;
+use lens_test_support::fixtures::*;
+use lens_vm::matching::simd::{self, Simd};
 use lens_vm::spec::{ClassNode, ClassSpec, Mode, OrientPolicy, RomSpec};
 use lens_vm::*;
 
@@ -207,7 +208,10 @@ fn scans_equal_reference(bytes: Vec<u8>, tables: bool) {
     assert!(plans.iter().all(|p| p.fits(&rom)));
     let mut matches = [0usize; 16];
     let mut declined = [0usize; 16];
+    // The instruction-set paths (plane ANDs, sliced ORs, view cut) in rotation, a round each.
+    let paths: Vec<Simd> = Simd::supported().collect();
     for round in 0..12 {
+        simd::force(Some(paths[round % paths.len()])).unwrap();
         let size = [5u8, 7, 9, 13, 19, 25][round % 6];
         let density = 0.2 + rng.below(5) as f64 * 0.1;
         let board = TestBoard::random(&mut rng, size, density);
@@ -246,6 +250,7 @@ fn scans_equal_reference(bytes: Vec<u8>, tables: bool) {
             }
         }
     }
+    simd::force(None).unwrap();
     // Every class produced matches (the comparison is not vacuous).
     for (c, &n) in matches.iter().enumerate().take(rom.class_count()) {
         assert!(n > 0, "class {c} never matched");

@@ -350,6 +350,13 @@ pub const DEFAULT_FIELD: FieldSize = FieldSize {
 /// The largest field side: the ROM format's limit, so `check` refuses what `compile` would.
 pub const MAX_FIELD: u8 = lens_vm::rom::MAX_FIELD as u8;
 
+/// Whether a class may have this field: both sides odd (the focus is the middle point), at
+/// most [`MAX_FIELD`]. Lowering keeps the default field where this is false.
+pub fn field_fits(f: FieldSize) -> bool {
+    let ok = |side: u8| side % 2 == 1 && side <= MAX_FIELD;
+    ok(f.width) && ok(f.height)
+}
+
 fn class_info(c: &Class) -> ClassInfo<'_> {
     let mut info = ClassInfo {
         name: &c.name.node,
@@ -404,7 +411,7 @@ fn check_class(cx: &mut Ctx, c: &Class) {
         }
         if let ClassOption::Field(f) = o {
             let FieldSize { width, height } = f.node;
-            if width % 2 == 0 || height % 2 == 0 || width > MAX_FIELD || height > MAX_FIELD {
+            if !field_fits(f.node) {
                 cx.err(
                     Diagnostic::error(codes::BAD_FIELD_SIZE, format!("bad field size {width}x{height}"), cx.file, f.span, format!("must be odd, at most {MAX_FIELD}x{MAX_FIELD}"))
                         .with_help("the focus sits in the middle of the field, so both sides are odd (3x3, 5x5, 7x7 use the packed kernel)"),

@@ -317,6 +317,55 @@ impl<'s> Iterator for Tokens<'s> {
     }
 }
 
+/// Words the lexer turns into keyword tokens, never identifiers (a test keeps this list and the
+/// `#[token]`s below in step).
+pub const KEYWORDS: &[&str] = &[
+    "diagram",
+    "include",
+    "global",
+    "extern",
+    "cost",
+    "class",
+    "mode",
+    "focus",
+    "field",
+    "orient",
+    "default",
+    "pattern",
+    "priority",
+    "symmetry",
+    "orientations",
+    "legend",
+    "where",
+    "reject",
+    "value",
+    "bits",
+    "seq",
+    "sequence",
+    "pass",
+    "tenuki",
+    "attr",
+    "glob",
+    "header",
+    "lens",
+    "joseki",
+    "friend",
+    "foe",
+    "empty",
+    "off",
+    "any",
+    "stone",
+    "anything",
+    "true",
+    "false",
+];
+
+/// Identifiers with a meaning in some positions: argument kinds (`extern f(point, color)`,
+/// `: int`), match modes (`mode best`) and orientation policies (`orient up`).
+pub const CONTEXT_WORDS: &[&str] = &[
+    "point", "int", "color", "colour", "best", "all", "first", "up", "identity",
+];
+
 /// A token with its byte range, as the parser takes it: `(start, token, end)`.
 pub type Triple<'s> = (usize, Tok<'s>, usize);
 
@@ -346,5 +395,36 @@ mod tests {
         assert_eq!(errs[0].error, LexError::UnclosedDiagram);
         let (_, _, errs) = tokenize("diagram O");
         assert_eq!(errs[0].error, LexError::DiagramWithoutBrace);
+    }
+
+    #[test]
+    fn keyword_list_matches_the_token_attributes() {
+        let source = include_str!("lexer.rs");
+        let mut declared: Vec<&str> = source
+            .split("#[token(\"")
+            .skip(1)
+            .filter_map(|rest| rest.split('"').next())
+            .filter(|w| w.bytes().all(|b| b.is_ascii_lowercase()) && !w.is_empty())
+            .collect();
+        declared.sort_unstable();
+        let mut listed = KEYWORDS.to_vec();
+        listed.sort_unstable();
+        assert_eq!(declared, listed);
+        for w in KEYWORDS {
+            let text = format!("{w} {{ }}");
+            let (toks, _, _) = tokenize(&text);
+            assert!(
+                !matches!(toks[0].1, Tok::Ident(_)),
+                "{w} lexes as an identifier"
+            );
+        }
+        for w in CONTEXT_WORDS {
+            let (toks, _, _) = tokenize(w);
+            assert_eq!(
+                toks[0].1,
+                Tok::Ident(w),
+                "{w} is a context word, not a keyword"
+            );
+        }
     }
 }

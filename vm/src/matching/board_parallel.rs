@@ -21,6 +21,7 @@ use super::{
 use crate::board::{BoardView, Colour};
 use crate::geometry::Orientation;
 use crate::rom::layout::{RING, WORD_BASE, WORD_FIRST, WORD_POINTS};
+use crate::rom::records::EntryRec;
 use crate::rom::{ClassInfo, Kernel, MAX_GLOB_DEPTH, Rom, Section};
 
 #[cfg(feature = "alloc")]
@@ -324,12 +325,14 @@ impl<const N: usize> Filter<'_, N> {
     }
 
     /// The packed absence masks of one entry ([`packed_constraints`]).
+    #[inline(always)]
     fn packed(&mut self, masks: [u64; 3], words: usize) -> bool {
         packed_constraints(masks, words, |dx, dy, allowed| self.and(dx, dy, allowed))
     }
 
     /// The cells of one entry (its pattern's cells, ordered once per pattern) through its
     /// orientation.
+    #[inline(always)]
     fn cells(&mut self, cells: &Ordered, rom: &Rom<'_>, p: u32, t: Orientation) -> bool {
         let [ax, ay, bx, by] = MATRIX[t.index() as usize];
         let mut one = |(dx, dy, allowed): (i8, i8, u8)| {
@@ -615,13 +618,14 @@ fn scan_n<B: BoardView + ?Sized, H: Host + ?Sized, const N: usize>(
         for (i, w) in band.iter_mut().enumerate() {
             *w &= range_word(i, row0 * s, end * s);
         }
-        let collected = match keys {
-            Keys::Rom => collect(rom, class, q, &mut f, &band),
-            #[cfg(feature = "alloc")]
-            Keys::Plan(p) => plan::collect(p, q, &mut f, &band),
-            #[cfg(not(feature = "alloc"))]
-            Keys::Never(_) => Ok(0),
-        };
+        let collected = super::simd::run(Collect {
+            keys,
+            rom,
+            class,
+            q,
+            f: &mut f,
+            band: &band,
+        });
         match collected {
             Ok(hits) => {
                 produced += emit(rom, board, host, q, class, active, f.sc, &band, hits, out);
@@ -644,8 +648,33 @@ fn scan_n<B: BoardView + ?Sized, H: Host + ?Sized, const N: usize>(
     Some(produced)
 }
 
+/// The plane ANDs of one band, as a [`super::simd::Kernel`]: compiled once per vector level.
+struct Collect<'c, 's, 'r, const N: usize> {
+    keys: Keys<'c>,
+    rom: &'c Rom<'r>,
+    class: &'c ClassInfo<'r>,
+    q: &'c Query,
+    f: &'c mut Filter<'s, N>,
+    band: &'c [u64; N],
+}
+
+impl<const N: usize> super::simd::Kernel for Collect<'_, '_, '_, N> {
+    type Out = Result<usize, (u64, u64)>;
+    #[inline(always)]
+    fn run(self) -> Self::Out {
+        match self.keys {
+            Keys::Rom => collect(self.rom, self.class, self.q, self.f, self.band),
+            #[cfg(feature = "alloc")]
+            Keys::Plan(p) => plan::collect(p, self.q, self.f, self.band),
+            #[cfg(not(feature = "alloc"))]
+            Keys::Never(_) => Ok(0),
+        }
+    }
+}
+
 /// The geometric hits of every entry on the foci `band`, bucketed by focus into
 /// `sorted`/`start`; `Err((entries done, entries))` when there are more than the scratch holds.
+#[inline(always)]
 fn collect<const N: usize>(
     rom: &Rom<'_>,
     class: &ClassInfo<'_>,
@@ -666,16 +695,20 @@ fn collect<const N: usize>(
     let mut hits = 0usize;
     let mut ordered = Ordered::new();
     if band.iter().any(|&w| w != 0) {
-        // The class's entry records read in one slice (as `Rom::entry`: pattern u32,
-        // orientation u8, covers u8).
-        let et = rom.t(Section::Entries);
-        let rec = et.rec.max(6);
-        let records = et
+        // The class's entry records read in one slice.
+        let len = EntryRec::LEN;
+        let records = rom
+            .t(Section::Entries)
             .data
-            .get(first as usize * rec..(first + count) as usize * rec)
+            .get(first as usize * len..(first + count) as usize * len)
             .unwrap_or(&[]);
-        for (e, r) in (first..).zip(records.chunks_exact(rec)) {
-            let (p, o, cov) = (u32::from_le_bytes([r[0], r[1], r[2], r[3]]), r[4], r[5]);
+        for (e, r) in (first..).zip(records.chunks_exact(len)) {
+            let EntryRec {
+                pattern: p,
+                orientation: o,
+                covers: cov,
+                ..
+            } = EntryRec::read(r);
             if cov & qfilter == 0 {
                 continue;
             }

@@ -24,7 +24,9 @@ mod bytecode_eval;
 mod dispatch;
 mod kernel;
 mod lens;
-mod lut;
+pub(crate) mod lut;
+#[allow(unsafe_code)]
+pub mod simd;
 mod sliced;
 pub(crate) mod view;
 
@@ -414,16 +416,16 @@ pub(crate) fn run_class_with<B: BoardView + ?Sized, H: Host + ?Sized, G: Geometr
     if let Some(b) = best {
         out.push(b);
     }
-    if let Some(v) = class.default_value() {
-        if mode == Mode::All || !found {
-            out.push(Match {
-                pattern: DEFAULT_PATTERN,
-                orientation: 0,
-                focus: (ctx.x, ctx.y),
-                result: MatchResult::Value { value: v, bits: 0 },
-                priority: i32::MIN,
-            });
-        }
+    if let Some(v) = class.default_value()
+        && (mode == Mode::All || !found)
+    {
+        out.push(Match {
+            pattern: DEFAULT_PATTERN,
+            orientation: 0,
+            focus: (ctx.x, ctx.y),
+            result: MatchResult::Value { value: v, bits: 0 },
+            priority: i32::MIN,
+        });
     }
     out.len - start
 }

@@ -4,7 +4,7 @@
 //! computed lazily, so a glob skipped by its header costs nothing, and a block whose word-0
 //! rows already exclude every entry skips its other rows.
 
-use super::Geometry;
+use super::{Geometry, simd};
 use crate::rom::sliced::{ClassSlices, MAX_BLOCK_WORDS, ROW_BASE};
 
 /// At most 12 edge bits + 49 point bits are set in a view.
@@ -64,35 +64,75 @@ impl<'a> Sliced<'a> {
         let rows0 = &self.rows[..self.nrows0];
         let rows1 = &self.rows[self.nrows0..self.nrows];
         self.cand = [0; MAX_BLOCK_WORDS];
+        let out = &mut self.cand;
+        // The row ORs at the current instruction-set level ([`super::simd`]).
         match self.bw {
-            1 => candidates::<1>(table, rows0, rows1, &mut self.cand),
-            2 => candidates::<2>(table, rows0, rows1, &mut self.cand),
-            4 => candidates::<4>(table, rows0, rows1, &mut self.cand),
-            _ => candidates::<8>(table, rows0, rows1, &mut self.cand),
+            1 => simd::run(Block::<1> {
+                table,
+                rows0,
+                rows1,
+                out,
+            }),
+            2 => simd::run(Block::<2> {
+                table,
+                rows0,
+                rows1,
+                out,
+            }),
+            4 => simd::run(Block::<4> {
+                table,
+                rows0,
+                rows1,
+                out,
+            }),
+            _ => simd::run(Block::<8> {
+                table,
+                rows0,
+                rows1,
+                out,
+            }),
         }
         self.block = block;
     }
 }
 
-/// ORs `BW`-word rows of `table` at the given byte offsets into `acc`.
+/// ORs `BW`-word rows of `table` at the given byte offsets into `acc` (kept in registers: a
+/// fixed-size copy, rows read as `BW` whole words).
 #[inline(always)]
 fn or_rows<const BW: usize>(table: &[u8], rows: &[u32], acc: &mut [u64; BW]) {
+    let mut a = *acc;
     for &r in rows {
         let r = r as usize;
         let Some(row) = table.get(r..r + BW * 8) else {
             continue;
         };
-        for (a, w) in acc.iter_mut().zip(row.chunks_exact(8)) {
-            let mut b = [0u8; 8];
-            b.copy_from_slice(w);
-            *a |= u64::from_le_bytes(b);
+        let (words, _) = row.as_chunks::<8>();
+        for (x, w) in a.iter_mut().zip(words) {
+            *x |= u64::from_le_bytes(*w);
         }
+    }
+    *acc = a;
+}
+
+/// The candidates of one block of `64 * BW` entries, as a [`simd::Kernel`].
+struct Block<'t, const BW: usize> {
+    table: &'t [u8],
+    rows0: &'t [u32],
+    rows1: &'t [u32],
+    out: &'t mut [u64; MAX_BLOCK_WORDS],
+}
+
+impl<const BW: usize> simd::Kernel for Block<'_, BW> {
+    type Out = ();
+    #[inline(always)]
+    fn run(self) {
+        candidates::<BW>(self.table, self.rows0, self.rows1, self.out)
     }
 }
 
 /// The candidates of one block: entries forbidding none of the view's bits. Word-0 rows first;
 /// when they already exclude every entry the other rows are skipped.
-#[inline(never)]
+#[inline(always)]
 fn candidates<const BW: usize>(
     table: &[u8],
     rows0: &[u32],

@@ -106,12 +106,23 @@ fn on_lines(s: i32, c: i32) -> usize {
     (v & 0x7F) as usize
 }
 
-/// The three view words at `(x, y)` seen from `persp` (friend = `persp`). Cuts the window
-/// from the board's row bitboards when it has them (`research/perf.md` section 6) instead of
-/// 49 point reads: per window row, one shift per colour and one table lookup per colour; the
-/// empty plane is what is neither a stone nor off the board (two more lookups).
+/// The three view words at `(x, y)` seen from `persp` (friend = `persp`), by the view cut
+/// the current instruction-set path takes ([`super::simd`]): [`build_tables`], or the BMI2
+/// `pext` gather.
 #[inline]
 pub fn build<B: BoardView + ?Sized>(b: &B, persp: Colour, x: i32, y: i32) -> [u64; 3] {
+    if super::simd::pext() {
+        return super::simd::view_pext(b, persp, x, y);
+    }
+    build_tables(b, persp, x, y)
+}
+
+/// The view words cut from the board's row bitboards when it has them (`research/perf.md`
+/// section 6) instead of 49 point reads: per window row, one shift per colour and one table
+/// lookup per colour; the empty plane is what is neither a stone nor off the board (two more
+/// lookups).
+#[inline]
+pub fn build_tables<B: BoardView + ?Sized>(b: &B, persp: Colour, x: i32, y: i32) -> [u64; 3] {
     let s = b.size() as i32;
     if b.row_bits(Colour::Black, y.clamp(0, s - 1)).is_none() {
         return build_points(b, persp, x, y);
@@ -129,6 +140,12 @@ pub fn build<B: BoardView + ?Sized>(b: &B, persp: Colour, x: i32, y: i32) -> [u6
             white |= t[cut(b.row_bits(Colour::White, row))];
         }
     }
+    finish(s, x, y, persp, black, white)
+}
+
+/// The view words from the ring-order planes of black and white stones.
+#[inline(always)]
+fn finish(s: i32, x: i32, y: i32, persp: Colour, black: u64, white: u64) -> [u64; 3] {
     let off = LINE_RING[0][!on_lines(s, x) & 0x7F] | LINE_RING[1][!on_lines(s, y) & 0x7F];
     let empty = !(black | white | off) & ((1u64 << 49) - 1);
     let (f, o) = match persp {
@@ -136,6 +153,90 @@ pub fn build<B: BoardView + ?Sized>(b: &B, persp: Colour, x: i32, y: i32) -> [u6
         Colour::White => (white, black),
     };
     pack(edges(s, x, y), f, o, empty)
+}
+
+/// The ring order's runs over the window in row-major order (bit `(dy + 3) * 7 + dx + 3`):
+/// the points of one (Chebyshev, Manhattan) distance pair are consecutive in ring order and
+/// ordered there as in row-major order (the ring sorts by distances, then `dy`, then `dx`), so
+/// a `pext` of the row-major plane by the run's mask gives the run's ring bits: `(mask,
+/// first ring index)` per run.
+const RING_RUNS: [(u64, u32); 10] = ring_runs();
+
+const fn ring_runs() -> [(u64, u32); 10] {
+    let mut runs = [(0u64, 0u32); 10];
+    let mut n = 0;
+    let mut k = 0;
+    while k < 49 {
+        let (dx, dy) = RING[k];
+        let at = ((dy as i32 + 3) * 7 + dx as i32 + 3) as u32;
+        let new = k == 0 || {
+            let (px, py) = RING[k - 1];
+            let (a, b) = (distances(dx, dy), distances(px, py));
+            a.0 != b.0 || a.1 != b.1
+        };
+        if new {
+            runs[n] = (0, k as u32);
+            n += 1;
+        }
+        runs[n - 1].0 |= 1 << at;
+        k += 1;
+    }
+    runs
+}
+
+/// (Chebyshev, Manhattan) distance of a window point from the focus.
+const fn distances(x: i8, y: i8) -> (u8, u8) {
+    let (ax, ay) = (x.unsigned_abs(), y.unsigned_abs());
+    (if ax > ay { ax } else { ay }, ax + ay)
+}
+
+/// [`build_tables`] with the ring order gathered by `pext` ([`RING_RUNS`]): the rows are
+/// packed row-major, then one `pext` per run and colour. Compiled into the BMI2 path of
+/// [`super::simd`], which passes the intrinsic.
+#[inline(always)]
+pub(crate) fn build_with<B: BoardView + ?Sized>(
+    b: &B,
+    persp: Colour,
+    x: i32,
+    y: i32,
+    pext: impl Fn(u64, u64) -> u64,
+) -> [u64; 3] {
+    let s = b.size() as i32;
+    if b.row_bits(Colour::Black, y.clamp(0, s - 1)).is_none() {
+        return build_points(b, persp, x, y);
+    }
+    if (x as u32) >= s as u32 {
+        return build_rows(b, persp, x, y);
+    }
+    let (mut black, mut white) = (0u64, 0u64);
+    for i in 0..7 {
+        let row = y - 3 + i;
+        if (row as u32) < s as u32 {
+            let cut = |bits: Option<u32>| ((bits.unwrap_or(0) as u64) << 3 >> x) & 0x7F;
+            black |= cut(b.row_bits(Colour::Black, row)) << (7 * i);
+            white |= cut(b.row_bits(Colour::White, row)) << (7 * i);
+        }
+    }
+    let ring = |rm: u64| {
+        RING_RUNS
+            .iter()
+            .fold(0u64, |acc, &(mask, first)| acc | pext(rm, mask) << first)
+    };
+    finish(s, x, y, persp, ring(black), ring(white))
+}
+
+/// The portable `pext` (bit by bit), for tests of [`build_with`] on any machine.
+#[cfg(test)]
+fn soft_pext(v: u64, mut mask: u64) -> u64 {
+    let mut out = 0;
+    let mut k = 0;
+    while mask != 0 {
+        let bit = mask.trailing_zeros();
+        out |= (v >> bit & 1) << k;
+        k += 1;
+        mask &= mask - 1;
+    }
+    out
 }
 
 /// The same words cut with [`BoardView::window_rows`] (any focus, on the board or off it).
@@ -241,6 +342,9 @@ mod tests {
                         for p in [Colour::Black, Colour::White] {
                             let want = build_points(&b, p, x, y);
                             assert_eq!(build(&b, p, x, y), want, "size {size} at ({x},{y}) {p:?}");
+                            assert_eq!(build_tables(&b, p, x, y), want, "tables: ({x},{y})");
+                            let gathered = build_with(&b, p, x, y, soft_pext);
+                            assert_eq!(gathered, want, "pext gather: {size} ({x},{y})");
                             assert_eq!(build_rows(&b, p, x, y), want, "rows: {size} ({x},{y})");
                         }
                     }

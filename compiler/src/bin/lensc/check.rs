@@ -127,15 +127,15 @@ pub fn load(inputs: &[PathBuf], stdin_name: &str) -> Result<(Program, Vec<Diagno
 }
 
 pub fn run(args: Args) -> u8 {
-    let (program, mut diags) = match load(&args.inputs, &args.reporting.stdin_filename) {
+    let (program, diags) = match load(&args.inputs, &args.reporting.stdin_filename) {
         Ok(x) => x,
         Err(e) => {
             eprintln!("error: {e}");
             return 2;
         }
     };
-    diags.extend(lens_dsl::check(&program));
-    let diags = lens_compiler::sorted(diags);
+    // Everything `compile` would report, so a clean `check` means `compile` succeeds.
+    let diags = lens_compiler::check_program(&program, diags);
     let errors = diags.iter().filter(|d| d.is_error()).count();
     let warnings = diags.len() - errors;
     if !args.reporting.emit(&program.sources, &diags) {

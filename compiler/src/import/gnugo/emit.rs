@@ -64,68 +64,8 @@ pub fn class_name(stem: &str, colour: AnchorColour) -> String {
     }
 }
 
-/// Lens names that externs must not take (built-in tests and keywords).
-const RESERVED: &[&str] = &[
-    "libs",
-    "line",
-    "atari",
-    "nbr_atari",
-    "dist",
-    "count",
-    "any",
-    "adj",
-    "empty8",
-    "empty25",
-    "mark",
-    "true",
-    "false",
-    "friend",
-    "foe",
-    "empty",
-    "stone",
-    "off",
-    "anything",
-    "value",
-    "reject",
-    "bits",
-    "seq",
-    "pass",
-    "pattern",
-    "class",
-    "glob",
-    "lens",
-    "joseki",
-    "global",
-    "extern",
-    "include",
-    "where",
-    "legend",
-    "diagram",
-    "priority",
-    "symmetry",
-    "orientations",
-    "attr",
-    "sequence",
-    "header",
-    "field",
-    "cost",
-    "point",
-    "int",
-    "color",
-    "mode",
-    "focus",
-    "orient",
-    "default",
-    "all",
-    "best",
-    "first",
-    "up",
-    "identity",
-    "tenuki",
-];
-
 fn extern_ident(name: &str) -> String {
-    if RESERVED.contains(&name) {
+    if lens_dsl::builtins::is_reserved(name) {
         format!("gnugo_{name}")
     } else {
         name.to_string()
@@ -570,10 +510,15 @@ impl Translator<'_> {
     }
 }
 
-/// The largest distance from the focus the importer gives a class field (19x19). The ROM
-/// format allows 25x25 (`lens_vm::rom::MAX_FIELD`); widening this would import GNU Go's
-/// widest patterns too (not yet checked against the oracle).
-pub const MAX_REACH: i32 = 9;
+/// How far a pattern may reach from GNU Go's anchor to be focused on it: the anchor classes keep
+/// fields of at most 19x19, as before wide patterns existed; wider ones go to the `_wide` class.
+pub const ANCHOR_REACH: i32 = 9;
+
+/// The largest distance from the focus a class field holds: the ROM format's 25x25
+/// (`lens_vm::rom::MAX_FIELD`), used by the `_wide` class only.
+pub const MAX_REACH: i32 = (lens_vm::rom::MAX_FIELD as i32 - 1) / 2;
+// GNU Go's diagrams stop at 19x19: with edges, 21x21, whose middle reaches 10. All fit.
+const _: () = assert!(MAX_REACH >= 10);
 
 /// How far the drawing (edge rows and columns included) reaches from cell (r, c).
 pub fn reach(p: &DbPattern, r: usize, c: usize) -> i32 {
@@ -635,11 +580,11 @@ fn symmetry_moves_anchor(p: &DbPattern, focus: (usize, usize), anchor: (usize, u
 
 /// The Lens focus of a pattern: GNU Go's anchor when the pattern fits a 19x19 field around it,
 /// else the cell that reaches least far (first in row-major order on a tie), drawn `@` with its
-/// own states, in the file's `_wide` class (`focus any`); `None` if nothing fits. The anchor is
-/// then `attr gnugo_anchor_dx/dy` away from the focus.
+/// own states, in the file's `_wide` class (`focus any`, fields up to 25x25); `None` if nothing
+/// fits. The anchor is then `attr gnugo_anchor_dx/dy` away from the focus.
 pub fn focus_of(p: &DbPattern, anchor: (usize, usize, AnchorColour)) -> Option<(usize, usize)> {
     let (ar, ac, _) = anchor;
-    if reach(p, ar, ac) <= MAX_REACH {
+    if reach(p, ar, ac) <= ANCHOR_REACH {
         return Some((ar, ac));
     }
     p.cells()
@@ -736,7 +681,10 @@ fn convert_pattern(
             cell_label.insert((r, c), l);
         }
     }
-    if let Some(mc) = move_cell {
+    if move_cell == Some((fr, fc)) {
+        // A wide pattern focused on its move (a whole-board handicap pattern's tengen).
+        names.mov = "*".into();
+    } else if let Some(mc) = move_cell {
         let l = match cell_label.get(&mc) {
             Some(&l) => l,
             None => {
@@ -1304,11 +1252,27 @@ O*
         assert!(reason.contains("non-integer"), "{reason}");
     }
 
+    /// Compiles imported text, panicking with the diagnostics; returns the class fields.
+    fn fields_of(source: &str) -> Vec<(String, (u8, u8))> {
+        let (sources, result) = crate::compile_str("w.lens", source, &Default::default());
+        let bytes = match result {
+            Ok(c) => c.rom,
+            Err(d) => panic!("{}\n{source}", lens_dsl::render_human(&sources, &d, false)),
+        };
+        let rom = lens_vm::Rom::from_bytes(&bytes).unwrap();
+        (0..rom.class_count())
+            .map(|i| {
+                let c = rom.class(lens_vm::ClassId(i as u32)).unwrap();
+                (c.name().to_string(), (c.width(), c.height()))
+            })
+            .collect()
+    }
+
     #[test]
     fn symmetric_wide_patterns_keep_each_anchor() {
         // 19 columns: the X at column 0 anchors (-b), reaching 18 > 9 points, so the focus is
-        // the move at column 9. Mirrored east-west the drawing is the same about the focus but
-        // GNU Go's anchor is the other X: a test naming the anchor keeps the two apart.
+        // the move at column 9 (`=> *`). Mirrored east-west the drawing is the same about the
+        // focus but GNU Go's anchor is the other X: a test naming the anchor keeps the two apart.
         let row = "X........*........X";
         let db =
             format!("Pattern W\n\n{row}\n\n:8,-\n\nPattern V\n\nX........*.......OX\n\n:8,-\n");
@@ -1322,11 +1286,38 @@ O*
         );
         let s = &out.source;
         let w = &s[s.find("pattern W").unwrap()..s.find("pattern V").unwrap()];
-        assert!(w.contains("where line(n) > 0;"), "{w}");
-        assert!(w.contains("n = foe;"), "{w}");
+        assert!(w.contains("where line(m) > 0;"), "{w}");
+        assert!(w.contains("m = foe;"), "{w}");
+        assert!(w.contains("=> * 0;"), "{w}");
         // Not symmetric: no such test.
         let v = &s[s.find("pattern V").unwrap()..];
         assert!(!v.contains("where"), "{v}");
+        assert_eq!(fields_of(s), vec![("w_wide".to_string(), (19, 19))]);
+    }
+
+    #[test]
+    fn patterns_wider_than_19_use_fields_up_to_25() {
+        // 19 columns between two edges: every cell reaches at least 10 points (an edge), more
+        // than a 19x19 field holds; the middle column reaches exactly 10, so a 21x21 field.
+        let db = "Pattern Side\n\n|X........*........X|\n|...................|\n+-------------------+\n\n:|,-\n";
+        let out = import_str(
+            "w.db",
+            db,
+            &Options {
+                geometric_only: true,
+                ..Default::default()
+            },
+        );
+        assert_eq!(out.report.not_imported(), 0, "{}", out.report.to_text());
+        assert!(
+            out.source.contains("pattern Side : w_wide"),
+            "{}",
+            out.source
+        );
+        assert_eq!(
+            fields_of(&out.source),
+            vec![("w_wide".to_string(), (21, 21))]
+        );
     }
 
     #[test]

@@ -334,6 +334,7 @@ impl<const N: usize> Filter<'_, N> {
 
 /// The geometric hits of the plan's entries on the foci `band`, bucketed by focus (see
 /// [`super::collect`]); `Err((nodes done, nodes))` when there are more than the scratch holds.
+#[inline(always)]
 pub(super) fn collect<const N: usize>(
     plan: &ScanPlan,
     q: &Query,

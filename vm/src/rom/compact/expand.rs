@@ -120,10 +120,10 @@ fn class(rom: &Rom<'_>, lists: &Lists, c: &CompactClass<'_>) -> ClassSpec {
     // Open globs: (header, members so far); frame 0 is the class itself.
     let mut frames: Vec<(Option<PatternSpec>, Vec<ClassNode>)> = alloc::vec![(None, Vec::new())];
     let close = |frames: &mut Vec<(Option<PatternSpec>, Vec<ClassNode>)>| {
-        if let Some((Some(header), members)) = frames.pop() {
-            if let Some(parent) = frames.last_mut() {
-                parent.1.push(ClassNode::Glob { header, members });
-            }
+        if let Some((Some(header), members)) = frames.pop()
+            && let Some(parent) = frames.last_mut()
+        {
+            parent.1.push(ClassNode::Glob { header, members });
         }
     };
     for (depth, r) in c.records() {

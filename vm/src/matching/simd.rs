@@ -1,0 +1,320 @@
+//! The instruction set the hot loops run with, chosen once (step 3 of [`super::dispatch`]).
+//!
+//! Three loops are compiled once per level: the bit-sliced kernel's row ORs
+//! ([`super::sliced`]), the board-parallel scan's plane ANDs ([`super::board_parallel`], from
+//! the ROM or a plan's trie) and the 7x7 view cut ([`super::view`], whose BMI2 path gathers the
+//! ring order with `pext`). The Rust source of the first two is the same for every level: a
+//! kernel implements [`Kernel`] and [`run`] calls it inside a function compiled with
+//! `#[target_feature]`, so LLVM vectorises it for that width. This is the crate's only
+//! `unsafe`: calling such a function is sound only on a CPU with the feature, and [`run`] and
+//! [`view_pext`] do so only when [`current`] says the CPU has it.
+//!
+//! * With `std`, the CPU is asked once (`is_x86_feature_detected!`: AVX2, AVX-512F, BMI2).
+//! * Without `std`, the levels are those the build's `target_feature`s enable (for example
+//!   `-C target-cpu=native`); the portable path otherwise.
+//! * [`force`] picks another supported level (tests run every one; benchmarks compare them).
+//!   It refuses a level the CPU does not have, so forcing can never make the `unsafe` unsound.
+//!
+//! `pext` is microcoded on AMD before Zen 3 (family 0x17 and older: tens of cycles), so the
+//! BMI2 view cut is chosen by default only elsewhere; it can still be forced there.
+
+use core::sync::atomic::{AtomicU8, Ordering};
+
+/// Vector width of the sliced ORs and the plane ANDs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Vector {
+    /// What the build targets without extra features (SSE2 on x86-64).
+    Portable,
+    /// 256-bit AVX2.
+    Avx2,
+    /// 512-bit AVX-512F.
+    Avx512,
+}
+
+/// One path through the hot loops: a vector width and a view cut.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Simd {
+    /// The sliced kernel's and the plane scan's width.
+    pub vector: Vector,
+    /// Whether the view cut gathers the ring order with BMI2 `pext` (else table lookups).
+    pub pext: bool,
+}
+
+impl Simd {
+    /// The portable path (every machine).
+    pub const PORTABLE: Simd = Simd {
+        vector: Vector::Portable,
+        pext: false,
+    };
+
+    /// Every path this CPU (or, without `std`, this build) can run, the portable one first.
+    pub fn supported() -> impl Iterator<Item = Simd> {
+        let have = detect();
+        [Vector::Portable, Vector::Avx2, Vector::Avx512]
+            .into_iter()
+            .flat_map(|vector| [false, true].map(|pext| Simd { vector, pext }))
+            .filter(move |s| have.allows(*s))
+    }
+
+    fn code(self) -> u8 {
+        let v = match self.vector {
+            Vector::Portable => 0,
+            Vector::Avx2 => 1,
+            Vector::Avx512 => 2,
+        };
+        0x80 | v << 1 | self.pext as u8
+    }
+
+    fn from_code(c: u8) -> Simd {
+        let vector = match (c >> 1) & 3 {
+            2 => Vector::Avx512,
+            1 => Vector::Avx2,
+            _ => Vector::Portable,
+        };
+        Simd {
+            vector,
+            pext: c & 1 != 0,
+        }
+    }
+}
+
+/// What the CPU has.
+#[derive(Clone, Copy, Debug)]
+struct Features {
+    avx2: bool,
+    avx512: bool,
+    bmi2: bool,
+    /// `pext` is fast (not microcoded).
+    fast_pext: bool,
+}
+
+impl Features {
+    fn allows(self, s: Simd) -> bool {
+        let v = match s.vector {
+            Vector::Portable => true,
+            Vector::Avx2 => self.avx2,
+            Vector::Avx512 => self.avx512,
+        };
+        v && (!s.pext || self.bmi2)
+    }
+
+    /// The widest path, and `pext` where it is fast.
+    fn best(self) -> Simd {
+        let vector = if self.avx512 {
+            Vector::Avx512
+        } else if self.avx2 {
+            Vector::Avx2
+        } else {
+            Vector::Portable
+        };
+        Simd {
+            vector,
+            pext: self.bmi2 && self.fast_pext,
+        }
+    }
+}
+
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+fn features() -> Features {
+    let bmi2 = std::is_x86_feature_detected!("bmi2");
+    Features {
+        avx2: std::is_x86_feature_detected!("avx2"),
+        avx512: std::is_x86_feature_detected!("avx512f"),
+        bmi2,
+        fast_pext: bmi2 && !amd_before_zen3(),
+    }
+}
+
+/// AMD family 0x17 or older (Zen 1 and 2 run `pext`/`pdep` in microcode).
+#[cfg(all(feature = "std", target_arch = "x86_64"))]
+fn amd_before_zen3() -> bool {
+    use core::arch::x86_64::__cpuid;
+    let v = __cpuid(0);
+    let amd = (v.ebx, v.edx, v.ecx) == (0x6874_7541, 0x6974_6e65, 0x444d_4163); // "AuthenticAMD"
+    let f = __cpuid(1).eax;
+    let family = ((f >> 8) & 0xF)
+        + if (f >> 8) & 0xF == 0xF {
+            (f >> 20) & 0xFF
+        } else {
+            0
+        };
+    amd && family <= 0x17
+}
+
+#[cfg(not(all(feature = "std", target_arch = "x86_64")))]
+fn features() -> Features {
+    Features {
+        avx2: cfg!(all(target_arch = "x86_64", target_feature = "avx2")),
+        avx512: cfg!(all(target_arch = "x86_64", target_feature = "avx512f")),
+        bmi2: cfg!(all(target_arch = "x86_64", target_feature = "bmi2")),
+        fast_pext: true,
+    }
+}
+
+/// Detected features, cached: bit 7 set once filled in.
+static DETECTED: AtomicU8 = AtomicU8::new(0);
+/// The path in use ([`Simd::code`]); 0 until the first call.
+static CURRENT: AtomicU8 = AtomicU8::new(0);
+
+fn detect() -> Features {
+    let c = DETECTED.load(Ordering::Relaxed);
+    let f = if c & 0x80 != 0 {
+        Features {
+            avx2: c & 1 != 0,
+            avx512: c & 2 != 0,
+            bmi2: c & 4 != 0,
+            fast_pext: c & 8 != 0,
+        }
+    } else {
+        let f = features();
+        let c = 0x80
+            | f.avx2 as u8
+            | (f.avx512 as u8) << 1
+            | (f.bmi2 as u8) << 2
+            | (f.fast_pext as u8) << 3;
+        DETECTED.store(c, Ordering::Relaxed);
+        f
+    };
+    // AVX-512 code here also uses AVX2 instructions.
+    Features {
+        avx512: f.avx512 && f.avx2,
+        ..f
+    }
+}
+
+/// The path the hot loops take now: the detected best, unless [`force`]d.
+#[inline]
+pub fn current() -> Simd {
+    let c = CURRENT.load(Ordering::Relaxed);
+    if c != 0 {
+        return Simd::from_code(c);
+    }
+    let s = detect().best();
+    CURRENT.store(s.code(), Ordering::Relaxed);
+    s
+}
+
+/// A path this CPU does not support was asked for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Unsupported(pub Simd);
+
+/// Use `simd` from now on, in every thread (`None`: back to the detected best). For tests
+/// and benchmarks; every path gives the same matches.
+pub fn force(simd: Option<Simd>) -> Result<(), Unsupported> {
+    let s = match simd {
+        Some(s) if !detect().allows(s) => return Err(Unsupported(s)),
+        Some(s) => s,
+        None => detect().best(),
+    };
+    CURRENT.store(s.code(), Ordering::Relaxed);
+    Ok(())
+}
+
+/// A hot loop compiled once per [`Vector`] level: its `run` must be `#[inline(always)]` (and
+/// so must what it calls in its inner loop), so that it is compiled into [`run`]'s
+/// per-level functions.
+pub(crate) trait Kernel {
+    type Out;
+    fn run(self) -> Self::Out;
+}
+
+/// Runs `k` with the current vector level.
+#[inline]
+pub(crate) fn run<K: Kernel>(k: K) -> K::Out {
+    match current().vector {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `current()` reports AVX-512F (with AVX2) only when the CPU has them
+        // (`detect`, and `force` refuses other paths).
+        Vector::Avx512 => unsafe { x86::avx512(k) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above, AVX2 only when the CPU has it.
+        Vector::Avx2 => unsafe { x86::avx2(k) },
+        _ => k.run(),
+    }
+}
+
+/// Whether the view cut takes the BMI2 path.
+#[inline]
+pub(crate) fn pext() -> bool {
+    cfg!(target_arch = "x86_64") && current().pext
+}
+
+/// `pext(a, mask)` for the view cut: only called when [`pext`] is true.
+#[cfg(target_arch = "x86_64")]
+#[inline]
+pub(crate) fn view_pext<B: crate::board::BoardView + ?Sized>(
+    b: &B,
+    persp: crate::board::Colour,
+    x: i32,
+    y: i32,
+) -> [u64; 3] {
+    debug_assert!(detect().bmi2);
+    // SAFETY: called only when `current().pext`, which requires BMI2 on this CPU.
+    unsafe { x86::view_bmi2(b, persp, x, y) }
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+#[inline]
+pub(crate) fn view_pext<B: crate::board::BoardView + ?Sized>(
+    b: &B,
+    persp: crate::board::Colour,
+    x: i32,
+    y: i32,
+) -> [u64; 3] {
+    super::view::build_tables(b, persp, x, y)
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use super::Kernel;
+
+    #[target_feature(enable = "avx2")]
+    pub(super) fn avx2<K: Kernel>(k: K) -> K::Out {
+        k.run()
+    }
+
+    #[target_feature(enable = "avx2,avx512f")]
+    pub(super) fn avx512<K: Kernel>(k: K) -> K::Out {
+        k.run()
+    }
+
+    #[target_feature(enable = "bmi2")]
+    pub(super) fn view_bmi2<B: crate::board::BoardView + ?Sized>(
+        b: &B,
+        persp: crate::board::Colour,
+        x: i32,
+        y: i32,
+    ) -> [u64; 3] {
+        crate::matching::view::build_with(b, persp, x, y, |v, m| {
+            core::arch::x86_64::_pext_u64(v, m)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_round_trip_and_force_refuses_what_is_missing() {
+        for vector in [Vector::Portable, Vector::Avx2, Vector::Avx512] {
+            for pext in [false, true] {
+                let s = Simd { vector, pext };
+                assert_eq!(Simd::from_code(s.code()), s);
+            }
+        }
+        let have = detect();
+        assert!(Simd::supported().next() == Some(Simd::PORTABLE));
+        for s in Simd::supported() {
+            assert!(have.allows(s));
+        }
+        if !have.avx512 {
+            let s = Simd {
+                vector: Vector::Avx512,
+                pext: false,
+            };
+            assert_eq!(force(Some(s)), Err(Unsupported(s)));
+        }
+        assert!(have.allows(have.best()));
+    }
+}
