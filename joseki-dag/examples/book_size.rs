@@ -19,6 +19,13 @@ fn row(name: &str, t: &Tree) {
             dt.as_secs_f64()
         );
     }
+    let t0 = std::time::Instant::now();
+    let report = lens_joseki::stats::report(name, t);
+    eprintln!(
+        "  stats::report {:.2}s ({} lines)",
+        t0.elapsed().as_secs_f64(),
+        report.lines().count()
+    );
     let skip = encode_compact_with_skip(t, 16);
     println!("  compact+skip16 {:.3}", skip.len() as f64 / m);
     let c = lens_joseki::stats::entry_classes(&encode(t, Encoding::Compact)).unwrap();
