@@ -65,12 +65,11 @@ fn policy() {
             Err(e) => fail(&format!("{}: {e}", fallback.display())),
         },
     };
-    let (sources, result) = lens_compiler::compile_str("policy.lens", &text, &Default::default());
+    let (_, result) = lens_compiler::compile_str("policy.lens", &text, &Default::default());
     let compiled = match result {
         Ok(c) => c,
         Err(d) => {
             let first = d.first().map_or(String::new(), |d| d.message.clone());
-            let _ = sources;
             fail(&format!(
                 "policy.lens does not compile ({} diagnostics; first: {first})",
                 d.len()

@@ -10,6 +10,7 @@ use lens_dsl::Diagnostic;
 use lens_vm::geometry::Orientation;
 use lens_vm::spec::{Mode, Offset, ResultSpec};
 
+use crate::codes;
 use crate::ir::{self, Node, Pattern};
 use crate::optimise::symmetry::transform;
 
@@ -180,7 +181,7 @@ pub fn unreachable(program: &ir::Program) -> Vec<Diagnostic> {
                 let p = e.pattern;
                 warnings.push(
                     Diagnostic::warning(
-                        "lens::unreachable_pattern",
+                        codes::UNREACHABLE_PATTERN,
                         format!(
                             "pattern `{}` can never be reported: `{}` matches wherever it does",
                             name(program, l.id),

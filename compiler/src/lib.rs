@@ -31,6 +31,7 @@ use lens_vm::spec::RomSpec;
 
 pub mod build;
 pub mod check;
+pub mod codes;
 pub mod disasm;
 pub mod emit;
 pub mod import;
@@ -89,7 +90,7 @@ pub fn compile_program(
     let rom = lens_vm::rom::try_write_with(&spec, &write).map_err(|e| {
         vec![Diagnostic {
             severity: lens_dsl::Severity::Error,
-            code: "lens::internal",
+            code: codes::INTERNAL,
             message: format!("internal compiler error: {e}"),
             labels: Vec::new(),
             help: Some("this is a bug in lensc; please report it with the sources".to_string()),
@@ -113,7 +114,7 @@ fn analyse(program: &lens_dsl::Program) -> (ir::Program, Vec<Diagnostic>) {
     diags.extend(
         lowered
             .into_iter()
-            .filter(|d| !front_end_failed || lower::SEMANTIC_ONLY.contains(&d.code)),
+            .filter(|d| !front_end_failed || codes::SEMANTIC_ONLY.contains(&d.code)),
     );
     // The checks across patterns and the optimiser's warnings also run when some patterns
     // failed to lower (they are left out), so one run reports as much as possible.

@@ -10,6 +10,7 @@ extern crate std;
 
 pub mod board;
 pub mod geometry;
+pub mod incremental;
 pub mod matching;
 pub mod reference;
 pub mod rom;

@@ -10,6 +10,7 @@ pub mod symmetry;
 use lens_dsl::Diagnostic;
 use lens_vm::spec::SequenceSpec;
 
+use crate::codes;
 use crate::ir::{self, Node, Pattern};
 
 /// Run every pass; returns warnings (declared symmetry that disagrees with the pattern).
@@ -55,7 +56,7 @@ fn finish_pattern(p: &mut Pattern, sequences: &[SequenceSpec], warnings: &mut Ve
         if detected != claimed {
             warnings.push(
                 Diagnostic::warning(
-                    "lens::wrong_symmetry",
+                    codes::WRONG_SYMMETRY,
                     format!(
                         "declared symmetry {} disagrees with the pattern, whose symmetry is {}",
                         symmetry::group_name(claimed),

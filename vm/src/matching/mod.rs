@@ -24,7 +24,7 @@ mod bytecode_eval;
 mod dispatch;
 mod kernel;
 mod lens;
-mod lut;
+pub(crate) mod lut;
 #[allow(unsafe_code)]
 pub mod simd;
 mod sliced;

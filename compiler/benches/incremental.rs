@@ -1,0 +1,248 @@
+//! Incremental matching per move (issue 15): GNU Go's patterns.db + patterns2.db (1,222
+//! patterns, geometric import, five classes) kept up to date for both colours by
+//! `lens_vm::incremental::IncrementalScan` while every game record of
+//! `../shared/data/gnugo/games` is replayed, against a full `ScanPlan` rescan of the same ten
+//! (class, colour) sets after every move, and against the replay alone, in the same run.
+//! Thread CPU time; the summary prints microseconds per move (one iteration = every move of
+//! every game). Reads the GPL data at run time (never copied); prints a note if absent.
+//! Run: `cargo bench -p lens-compiler --bench incremental`.
+
+#[path = "../../vm/tests/incremental_support/mod.rs"]
+mod incremental_support;
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use incremental_support::{Step, games, gnugo_dir};
+use lens_compiler::import::gnugo::{
+    AnchorColour, Options as ImportOptions, class_name, import_str, stem_ident, wide_class_name,
+};
+use lens_test_support::thread_cpu;
+use lens_vm::board::{Board, Colour};
+use lens_vm::incremental::IncrementalScan;
+use lens_vm::matching::ScanPlan;
+use lens_vm::{ClassId, Match, MatchBuf, NoHost, Orientations, Query, Rom, Scratch};
+
+#[derive(Clone, Copy, PartialEq, Debug)]
+enum Way {
+    /// Play the moves, match nothing.
+    ReplayOnly,
+    /// Play, then update the ten incremental sets.
+    Incremental,
+    /// Play, then rescan the ten sets through their plans.
+    FullPlan,
+}
+
+struct World<'r> {
+    rom: Rom<'r>,
+    queries: Vec<Query>,
+    plans: Vec<ScanPlan>,
+    sets: Vec<IncrementalScan>,
+    scratch: Scratch,
+    slots: Vec<Match>,
+}
+
+impl World<'_> {
+    /// Every move of every game one way; returns (moves, matches seen) so nothing is
+    /// optimised away.
+    fn replay(&mut self, games: &[(String, Vec<Step>)], way: Way) -> (usize, usize) {
+        let (mut moves, mut seen) = (0, 0);
+        for (_, steps) in games {
+            let mut b = Board::new(19).unwrap();
+            if way == Way::Incremental {
+                for s in &mut self.sets {
+                    s.invalidate();
+                    s.update(&self.rom, &b, &NoHost, &mut self.scratch);
+                }
+            }
+            for s in steps {
+                s.apply(&mut b);
+                moves += 1;
+                match way {
+                    Way::ReplayOnly => seen += b.history_len(),
+                    Way::Incremental => {
+                        for set in &mut self.sets {
+                            set.update(&self.rom, &b, &NoHost, &mut self.scratch);
+                            seen += set.appeared().len();
+                        }
+                    }
+                    Way::FullPlan => {
+                        for (q, plan) in self.queries.iter().zip(&self.plans) {
+                            let mut out = MatchBuf::new(&mut self.slots);
+                            seen +=
+                                plan.scan(&self.rom, &b, &NoHost, q, &mut self.scratch, &mut out);
+                        }
+                    }
+                }
+            }
+        }
+        (moves, seen)
+    }
+}
+
+fn bench(c: &mut Criterion) {
+    let Some(dir) = gnugo_dir() else { return };
+    let games = games(&dir);
+    let files = ["patterns.db", "patterns2.db"];
+    let source: String = files
+        .iter()
+        .map(|f| {
+            let text = std::fs::read_to_string(dir.join("patterns").join(f)).unwrap();
+            let opts = ImportOptions {
+                geometric_only: true,
+                ..Default::default()
+            };
+            import_str(f, &text, &opts).source + "\n"
+        })
+        .collect();
+    let (_, r) = lens_compiler::compile_str("pat_db.lens", &source, &Default::default());
+    let bytes = r.unwrap_or_else(|d| panic!("{} errors", d.len())).rom;
+    let rom = Rom::from_bytes(&bytes).unwrap();
+    let classes: Vec<ClassId> = files
+        .iter()
+        .flat_map(|f| {
+            let s = stem_ident(f);
+            [
+                class_name(&s, AnchorColour::O),
+                class_name(&s, AnchorColour::X),
+                wide_class_name(&s),
+            ]
+        })
+        .filter_map(|n| rom.class_by_name(&n))
+        .collect();
+    assert_eq!(classes.len(), 5);
+    let queries: Vec<Query> = classes
+        .iter()
+        .flat_map(|&class| {
+            [Colour::Black, Colour::White].map(|perspective| Query {
+                class,
+                perspective,
+                orientations: Orientations::All,
+            })
+        })
+        .collect();
+    let mut w = World {
+        rom,
+        plans: queries
+            .iter()
+            .map(|q| ScanPlan::new(&rom, q.class).unwrap())
+            .collect(),
+        sets: queries
+            .iter()
+            .map(|&q| IncrementalScan::new(&rom, q, 8192).unwrap())
+            .collect(),
+        queries,
+        scratch: Scratch::new(),
+        slots: vec![Match::EMPTY; 8192],
+    };
+    let moves = w.replay(&games, Way::ReplayOnly).0;
+    // How much each update rescans (the rectangle of foci a move can reach).
+    let mut foci = 0usize;
+    let mut updates = 0usize;
+    for (_, steps) in &games {
+        let mut b = Board::new(19).unwrap();
+        for s in &mut w.sets {
+            s.invalidate();
+            s.update(&w.rom, &b, &NoHost, &mut w.scratch);
+        }
+        for st in steps {
+            st.apply(&mut b);
+            for s in &mut w.sets {
+                let u = s.update(&w.rom, &b, &NoHost, &mut w.scratch);
+                foci += ((u.area.x1 - u.area.x0).max(0) * (u.area.y1 - u.area.y0).max(0)) as usize;
+                updates += 1;
+            }
+        }
+    }
+    eprintln!(
+        "incremental: {} games, {moves} moves, 10 sets; {:.1} foci rescanned per set and move (of 361); reach {:?}",
+        games.len(),
+        foci as f64 / updates as f64,
+        w.sets.iter().map(|s| s.reach().state).collect::<Vec<_>>()
+    );
+
+    // What a rescan costs by area size (the ten plans, one mid-game position, centred areas).
+    if std::env::var_os("LENS_BENCH_AREAS").is_some() {
+        let mut b = Board::new(19).unwrap();
+        for s in games[0].1.iter().take(120) {
+            s.apply(&mut b);
+        }
+        for r in [0, 1, 2, 4, 6, 8, 9] {
+            let area = lens_vm::matching::Area::around(9, 9, r);
+            let iters = 200;
+            let t0 = thread_cpu::thread_cpu();
+            for _ in 0..iters {
+                for (q, plan) in w.queries.iter().zip(&w.plans) {
+                    let mut out = MatchBuf::new(&mut w.slots);
+                    black_box(plan.scan_area(
+                        &w.rom,
+                        &b,
+                        &NoHost,
+                        q,
+                        area,
+                        &mut w.scratch,
+                        &mut out,
+                    ));
+                }
+            }
+            let d = thread_cpu::thread_cpu() - t0;
+            eprintln!(
+                "scan_area radius {r}: {:.2} us for the ten sets",
+                d.as_secs_f64() * 1e6 / iters as f64
+            );
+        }
+    }
+
+    let ways = [
+        ("incremental", Way::Incremental),
+        ("full_plan_rescan", Way::FullPlan),
+        ("replay_only", Way::ReplayOnly),
+    ];
+    let mut g = c.benchmark_group("gnugo_pat_db_per_move_all_games_cpu_time");
+    g.sample_size(10);
+    for (label, way) in ways {
+        g.bench_function(label, |b| {
+            b.iter_custom(|iters| {
+                let t0 = thread_cpu::thread_cpu();
+                for _ in 0..iters {
+                    black_box(w.replay(&games, way));
+                }
+                thread_cpu::thread_cpu() - t0
+            })
+        });
+    }
+    g.finish();
+
+    // Round-robin summary (the ways alternate, so load changes hit them alike).
+    let mut t: Vec<Vec<f64>> = vec![Vec::new(); ways.len()];
+    for _ in 0..5 {
+        for (k, &(_, way)) in ways.iter().enumerate() {
+            let t0 = thread_cpu::thread_cpu();
+            black_box(w.replay(&games, way));
+            let d: Duration = thread_cpu::thread_cpu() - t0;
+            t[k].push(d.as_secs_f64() * 1e6 / moves as f64);
+        }
+    }
+    let med: Vec<f64> = t
+        .iter_mut()
+        .map(|v| {
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
+        })
+        .collect();
+    let replay = med[2];
+    eprintln!(
+        "per move, thread CPU, median of 5 rounds: incremental {:.2} us (matching alone {:.2} us), \
+         full ScanPlan rescan {:.2} us ({:.2} us), replay alone {:.3} us; full / incremental = {:.1}x",
+        med[0],
+        med[0] - replay,
+        med[1],
+        med[1] - replay,
+        replay,
+        (med[1] - replay) / (med[0] - replay)
+    );
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

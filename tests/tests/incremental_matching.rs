@@ -1,0 +1,238 @@
+//! Incremental matching (`lens_vm::incremental::IncrementalScan`) equals a full rescan after
+//! every move of every game record in `../shared/data/gnugo/games` (captures included), and
+//! after every undo back to the empty board: for GNU Go's patterns.db + patterns2.db (imported
+//! geometric-only at test time, as `gnugo_differential` does; nothing derived from the GPL
+//! data is kept) and for every class of the standard library, both perspectives. The
+//! reported difference (appeared, vanished) turns the old set into the new one, and match ids
+//! are unique within a set. The standard library's 3x3 lookup classes also answer the same
+//! through the kept 3x3 codes (`Codes3x3::match_at`) as through `Rom::match_at`.
+//!
+//! Cost (CI runs this at opt-level 1): every set is updated after every step; it is compared
+//! with a full scan after every step of the first game and its undo, and after every 8th move
+//! and every 16th undo of the others. An error stays in the set until its foci are rescanned,
+//! so it shows at the next comparison.
+
+#[path = "../../vm/tests/incremental_support/mod.rs"]
+mod incremental_support;
+
+use std::collections::BTreeSet;
+
+use incremental_support::*;
+use lens_compiler::import::gnugo::{
+    AnchorColour, Options as ImportOptions, class_name, import_str, stem_ident, wide_class_name,
+};
+use lens_vm::board::{Board, Colour};
+use lens_vm::incremental::{Codes3x3, IncrementalScan, MatchId};
+use lens_vm::{ClassId, Match, MatchBuf, NoHost, Orientations, Query, Rom, Scratch};
+
+const CAPACITY: usize = 16 * 1024;
+
+fn gnugo_rom(dir: &std::path::Path) -> (Vec<u8>, Vec<String>) {
+    let files = ["patterns.db", "patterns2.db"];
+    let source: String = files
+        .iter()
+        .map(|f| {
+            let text = std::fs::read_to_string(dir.join("patterns").join(f)).unwrap();
+            let imported = import_str(
+                f,
+                &text,
+                &ImportOptions {
+                    geometric_only: true,
+                    ..Default::default()
+                },
+            );
+            assert!(imported.report.errors.is_empty());
+            imported.source + "\n"
+        })
+        .collect();
+    let (_, r) = lens_compiler::compile_str("pat_db.lens", &source, &Default::default());
+    let rom = r.unwrap_or_else(|d| panic!("{} errors", d.len())).rom;
+    let classes = files
+        .iter()
+        .flat_map(|f| {
+            let s = stem_ident(f);
+            [
+                class_name(&s, AnchorColour::O),
+                class_name(&s, AnchorColour::X),
+                wide_class_name(&s),
+            ]
+        })
+        .collect();
+    (rom, classes)
+}
+
+/// One incremental set per (class, perspective), with the full-scan oracle.
+struct Sets<'r> {
+    rom: Rom<'r>,
+    sets: Vec<IncrementalScan>,
+    scratch: Scratch,
+    slots: Vec<Match>,
+    updates: usize,
+    changes_seen: usize,
+}
+
+impl<'r> Sets<'r> {
+    fn new(rom: Rom<'r>, classes: &[ClassId]) -> Self {
+        let sets = classes
+            .iter()
+            .flat_map(|&class| {
+                [Colour::Black, Colour::White].map(|perspective| {
+                    let q = Query {
+                        class,
+                        perspective,
+                        orientations: Orientations::All,
+                    };
+                    IncrementalScan::new(&rom, q, CAPACITY).unwrap()
+                })
+            })
+            .collect();
+        Sets {
+            rom,
+            sets,
+            scratch: Scratch::new(),
+            slots: vec![Match::EMPTY; CAPACITY],
+            updates: 0,
+            changes_seen: 0,
+        }
+    }
+
+    /// Updates every set; compares with a full scan when `compare`.
+    fn step(&mut self, b: &Board, compare: bool, what: &dyn Fn() -> String) {
+        for set in &mut self.sets {
+            let before: BTreeSet<MatchId> = set.matches().iter().map(MatchId::of).collect();
+            set.update(&self.rom, b, &NoHost, &mut self.scratch);
+            self.updates += 1;
+            assert_eq!(set.dropped(), 0);
+            let ids: Vec<MatchId> = set.matches().iter().map(MatchId::of).collect();
+            let after: BTreeSet<MatchId> = ids.iter().copied().collect();
+            assert_eq!(ids.len(), after.len(), "ids unique, {}", what());
+            // The difference turns the old set into the new one.
+            let mut patched = before.clone();
+            for m in set.vanished() {
+                assert!(
+                    patched.remove(&MatchId::of(m)),
+                    "vanished but absent, {}",
+                    what()
+                );
+            }
+            for m in set.appeared() {
+                assert!(
+                    patched.insert(MatchId::of(m)),
+                    "appeared but present, {}",
+                    what()
+                );
+            }
+            assert_eq!(patched, after, "diff, {}", what());
+            self.changes_seen += set.appeared().len() + set.vanished().len();
+            if compare {
+                let mut out = MatchBuf::new(&mut self.slots);
+                self.rom
+                    .scan(b, &NoHost, set.query(), &mut self.scratch, &mut out);
+                assert_eq!(out.dropped(), 0);
+                assert!(
+                    set.matches() == out.as_slice(),
+                    "class {} for {:?}: incremental set differs from a full scan, {}",
+                    self.rom.class(set.query().class).unwrap().name(),
+                    set.query().perspective,
+                    what()
+                );
+            }
+        }
+    }
+}
+
+/// Replays every game with updates after each step, then undoes it all; `undo_every`:
+/// compare on every n-th undo.
+fn replay_all(sets: &mut Sets<'_>, games: &[(String, Vec<Step>)], every: usize, undo_every: usize) {
+    for (g, (name, steps)) in games.iter().enumerate() {
+        // The first game is compared after every step; the others sampled.
+        let (every, undo_every) = if g == 0 { (1, 1) } else { (every, undo_every) };
+        let mut b = Board::new(19).unwrap();
+        sets.step(&b, true, &|| format!("{name}, empty board"));
+        for (i, s) in steps.iter().enumerate() {
+            s.apply(&mut b);
+            sets.step(&b, i % every == 0, &|| {
+                format!("{name} after step {} ({s:?})", i + 1)
+            });
+        }
+        let mut i = steps.len();
+        while b.undo() {
+            i -= 1;
+            sets.step(&b, i % undo_every == 0, &|| {
+                format!("{name} after undoing to step {i}")
+            });
+        }
+    }
+}
+
+#[test]
+fn gnugo_patterns_incremental_equals_full_rescan_on_every_move() {
+    let Some(dir) = gnugo_dir() else { return };
+    let games = games(&dir);
+    let (bytes, names) = gnugo_rom(&dir);
+    let rom = Rom::from_bytes(&bytes).unwrap();
+    let classes: Vec<ClassId> = names.iter().filter_map(|n| rom.class_by_name(n)).collect();
+    assert_eq!(classes.len(), 5);
+    let mut sets = Sets::new(rom, &classes);
+    replay_all(&mut sets, &games, 8, 16);
+    assert!(sets.updates > 40_000, "{} updates", sets.updates);
+    assert!(sets.changes_seen > 10_000, "{} changes", sets.changes_seen);
+}
+
+#[test]
+fn stdlib_classes_incremental_equals_full_rescan_on_every_move() {
+    let Some(dir) = gnugo_dir() else { return };
+    let games = games(&dir);
+    let rom = lens_stdlib::rom();
+    let classes: Vec<ClassId> = rom.classes().map(|c| c.id()).collect();
+    assert!(classes.len() >= 8);
+    let mut sets = Sets::new(rom, &classes);
+    replay_all(&mut sets, &games, 8, 16);
+    assert!(sets.changes_seen > 10_000, "{} changes", sets.changes_seen);
+}
+
+#[test]
+fn stdlib_lookup_classes_answer_the_same_through_kept_codes() {
+    let Some(dir) = gnugo_dir() else { return };
+    let rom = lens_stdlib::rom();
+    let luts: Vec<ClassId> = rom
+        .classes()
+        .filter(|c| rom.class_lut(c).is_some())
+        .map(|c| c.id())
+        .collect();
+    assert!(!luts.is_empty(), "the standard library has lookup classes");
+    let mut scratch = Scratch::new();
+    let (mut s1, mut s2) = (vec![Match::EMPTY; 512], vec![Match::EMPTY; 512]);
+    let mut matched = 0;
+    for (name, steps) in games(&dir).iter().take(3) {
+        let mut b = Board::new(19).unwrap();
+        let mut codes = Codes3x3::new(&b);
+        for (i, s) in steps.iter().enumerate() {
+            s.apply(&mut b);
+            codes.update(&b);
+            if i % 5 != 0 {
+                continue;
+            }
+            for &class in &luts {
+                for perspective in [Colour::Black, Colour::White] {
+                    let q = Query {
+                        class,
+                        perspective,
+                        orientations: Orientations::All,
+                    };
+                    for y in 0..19 {
+                        for x in 0..19 {
+                            let mut o1 = MatchBuf::new(&mut s1);
+                            codes.match_at(&rom, &b, &NoHost, &q, x, y, &mut scratch, &mut o1);
+                            let mut o2 = MatchBuf::new(&mut s2);
+                            rom.match_at(&b, &NoHost, &q, x, y, &mut scratch, &mut o2);
+                            assert_eq!(o1.as_slice(), o2.as_slice(), "{name} step {i} ({x}, {y})");
+                            matched += o1.len();
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(matched > 1000, "{matched} matches compared");
+}

@@ -1,0 +1,22 @@
+//! Incremental matching: what an engine keeps up to date move by move instead of rescanning
+//! the whole board (`docs/embedding.md`, "Incremental matching").
+//!
+//! - [`Codes3x3`]: every point's 3x3 neighbourhood code (the lookup tables' key) with the
+//!   atari bits of its orthogonal neighbours, Pachi style; no allocation.
+//! - [`IncrementalScan`] (feature `alloc`): a class's whole-board match set, re-matched only
+//!   where a move can change it, with the matches that appeared and vanished; memory is
+//!   allocated once, at construction.
+//!
+//! Both find what changed by comparing the board's stone rows with a copy of their own
+//! ([`crate::BoardView::window_rows`]), so they follow plays, captures, undos and setup edits
+//! on the reference board or on an engine's own [`crate::BoardView`] alike: call `update`
+//! after the board changed, as often or as rarely as needed.
+
+mod codes;
+#[cfg(feature = "alloc")]
+mod scan;
+mod snapshot;
+
+pub use codes::{ATARI_SHIFT, CODE_MASK, Codes3x3, STATE_SHIFT, swap_colours};
+#[cfg(feature = "alloc")]
+pub use scan::{IncrementalScan, MatchId, Reach, Update};

@@ -1,0 +1,155 @@
+//! What a move changed, found by comparing the board's stone rows with a copy kept from the
+//! last update: one row cut per board row, through [`BoardView::window_rows`] (a few shifts on
+//! boards with row bitboards, `point()` reads otherwise). It sees plays, captures, undos,
+//! setup edits and any sequence of them alike, on the reference board or an engine's own.
+
+use crate::board::{BoardView, MAX_SIZE};
+
+const ROWS: usize = MAX_SIZE as usize;
+/// Points of the largest board.
+pub(crate) const POINTS: usize = ROWS * ROWS;
+
+/// The stones of a position, per colour and row (bit `x` of `rows[c][y]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Snapshot {
+    pub size: u8,
+    /// `[black, white]` rows.
+    pub rows: [[u32; ROWS]; 2],
+}
+
+/// A changed point and the state it holds now (0 black, 1 white, 2 empty).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Changed {
+    pub x: i32,
+    pub y: i32,
+    pub state: u8,
+}
+
+impl Snapshot {
+    pub const EMPTY: Snapshot = Snapshot {
+        size: 0,
+        rows: [[0; ROWS]; 2],
+    };
+
+    /// The stones of `board` (boards outside 5..=25 give size 0: nothing to track).
+    pub fn read<B: BoardView + ?Sized>(board: &B) -> Snapshot {
+        let size = board.size();
+        let mut s = Snapshot::EMPTY;
+        if !(crate::board::MIN_SIZE..=MAX_SIZE).contains(&size) {
+            return s;
+        }
+        s.size = size;
+        let mut cut = [[0u32; 3]; ROWS];
+        let n = size as usize;
+        board.window_rows(0, 0, size as u32, &mut cut[..n]);
+        for (y, c) in cut[..n].iter().enumerate() {
+            s.rows[0][y] = c[0];
+            s.rows[1][y] = c[1];
+        }
+        s
+    }
+
+    /// Calls `f` for every point whose state differs in `now` (same size), row by row.
+    #[inline]
+    pub fn diff(&self, now: &Snapshot, mut f: impl FnMut(Changed)) {
+        for y in 0..now.size as usize {
+            let (b, w) = (now.rows[0][y], now.rows[1][y]);
+            let mut d = (self.rows[0][y] ^ b) | (self.rows[1][y] ^ w);
+            while d != 0 {
+                let x = d.trailing_zeros();
+                d &= d - 1;
+                let state = if b >> x & 1 != 0 {
+                    0
+                } else if w >> x & 1 != 0 {
+                    1
+                } else {
+                    2
+                };
+                f(Changed {
+                    x: x as i32,
+                    y: y as i32,
+                    state,
+                });
+            }
+        }
+    }
+
+    /// State of an on-board point: 0 black, 1 white, 2 empty.
+    #[inline]
+    pub fn state(&self, x: i32, y: i32) -> u8 {
+        let (b, w) = (self.rows[0][y as usize], self.rows[1][y as usize]);
+        if b >> x & 1 != 0 {
+            0
+        } else if w >> x & 1 != 0 {
+            1
+        } else {
+            2
+        }
+    }
+
+    #[inline]
+    pub fn on_board(&self, x: i32, y: i32) -> bool {
+        (x as u32) < self.size as u32 && (y as u32) < self.size as u32
+    }
+}
+
+/// A set of board points, bit `y * 32 + x` (no allocation).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PointSet([u32; ROWS]);
+
+impl PointSet {
+    pub const fn new() -> PointSet {
+        PointSet([0; ROWS])
+    }
+    /// Adds an on-board point; `true` when it was not there.
+    #[inline]
+    pub fn insert(&mut self, x: i32, y: i32) -> bool {
+        let (r, b) = (&mut self.0[y as usize], 1u32 << x);
+        let new = *r & b == 0;
+        *r |= b;
+        new
+    }
+    /// Removes a point; `true` when it was there.
+    #[inline]
+    pub fn remove(&mut self, x: i32, y: i32) -> bool {
+        let (r, b) = (&mut self.0[y as usize], 1u32 << x);
+        let had = *r & b != 0;
+        *r &= !b;
+        had
+    }
+    #[inline]
+    pub fn contains(&self, x: i32, y: i32) -> bool {
+        self.0[y as usize] >> x & 1 != 0
+    }
+}
+
+/// Calls `f(x, y)` for every stone of the string at the on-board stone `(x, y)` that `seen`
+/// does not hold yet, adding them to `seen` (a flood fill over `point()` reads, so it works
+/// on any [`BoardView`]; `stack` holds up to [`POINTS`] points).
+pub(crate) fn walk_string<B: BoardView + ?Sized>(
+    board: &B,
+    x: i32,
+    y: i32,
+    seen: &mut PointSet,
+    stack: &mut [(i8, i8); POINTS],
+    mut f: impl FnMut(i32, i32),
+) {
+    let colour = board.point(x, y);
+    if !seen.insert(x, y) {
+        return;
+    }
+    let mut n = 1;
+    stack[0] = (x as i8, y as i8);
+    while n > 0 {
+        n -= 1;
+        let (sx, sy) = (stack[n].0 as i32, stack[n].1 as i32);
+        f(sx, sy);
+        for (dx, dy) in crate::geometry::DIRECTIONS {
+            let (qx, qy) = (sx + dx, sy + dy);
+            if board.point(qx, qy) == colour && seen.insert(qx, qy) {
+                stack[n] = (qx as i8, qy as i8);
+                n += 1;
+            }
+        }
+    }
+}
