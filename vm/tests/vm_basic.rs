@@ -1,7 +1,6 @@
 //! End-to-end: write a hand-built RomSpec, load it, match it on small positions.
 
-mod common;
-use common::*;
+use lens_test_support::fixtures::*;
 use lens_vm::spec::{ClassNode, Mode, Offset, PatternSpec, ResultSpec, RomSpec};
 use lens_vm::*;
 
