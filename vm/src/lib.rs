@@ -19,6 +19,7 @@ pub mod spec;
 
 pub use board::{BoardView, Colour, Point};
 pub use matching::{
-    Host, HostArg, Match, MatchBuf, MatchResult, NoHost, Orientations, Query, Scratch,
+    CallScratch, FocusScratch, Host, HostArg, Match, MatchBuf, MatchResult, NoHost, Orientations,
+    Query, Scratch,
 };
 pub use rom::{AlignedRom, ClassId, ClassInfo, LensId, LoadError, LoadErrorKind, Rom};
