@@ -582,6 +582,7 @@ fn scan_n<B: BoardView + ?Sized, H: Host + ?Sized, const N: usize>(
 ) -> Option<usize> {
     let s = board.size() as i32;
     let Scratch { active, scan: sc } = &mut *scratch;
+    let active = &mut active.active;
     sc.build_cols(s);
     let planes = Planes::<N>::new(board, q.perspective, s);
     sc.keep_planes_of(&planes);

@@ -532,7 +532,21 @@ impl<'a> Rom<'a> {
 
     /// String by index ("" when out of range; the loader checked every stored index).
     pub fn string(&self, i: u32) -> &'a str {
-        let idx = self.t(Section::StrIndex);
+        self.strings().get(i)
+    }
+}
+
+/// The string tables of an image.
+#[derive(Clone, Copy, Debug)]
+struct Strings<'a> {
+    index: Table<'a>,
+    data: Table<'a>,
+}
+
+impl<'a> Strings<'a> {
+    /// String `i` ("" when out of range).
+    fn get(&self, i: u32) -> &'a str {
+        let idx = &self.index;
         let i = i as usize;
         if i >= idx.len() {
             return "";
@@ -543,13 +557,15 @@ impl<'a> Rom<'a> {
             idx.rec::<StrIndexRec>(i - 1).end as usize
         };
         let end = idx.rec::<StrIndexRec>(i).end as usize;
-        self.t(Section::StrData)
+        self.data
             .data
             .get(start..end)
             .and_then(|b| core::str::from_utf8(b).ok())
             .unwrap_or("")
     }
+}
 
+impl<'a> Rom<'a> {
     pub fn global_count(&self) -> usize {
         self.t(Section::Globals).len()
     }
@@ -570,10 +586,27 @@ impl<'a> Rom<'a> {
         self.t(Section::Classes).len()
     }
     pub fn class(&self, id: ClassId) -> Option<ClassInfo<'a>> {
-        ((id.0 as usize) < self.class_count()).then_some(ClassInfo {
-            rom: *self,
-            index: id.0 as usize,
-        })
+        ((id.0 as usize) < self.class_count()).then(|| self.class_info(id.0 as usize))
+    }
+    /// The class at `index` (which must be in range): its decoded record and the few tables
+    /// it reads, not a copy of the whole `Rom` (which is 30 tables).
+    #[inline]
+    fn class_info(&self, index: usize) -> ClassInfo<'a> {
+        ClassInfo {
+            rec: self.t(Section::Classes).rec(index),
+            index,
+            items: *self.t(Section::Items),
+            masks: *self.t(Section::Masks),
+            strings: self.strings(),
+        }
+    }
+    /// The string tables.
+    #[inline]
+    fn strings(&self) -> Strings<'a> {
+        Strings {
+            index: *self.t(Section::StrIndex),
+            data: *self.t(Section::StrData),
+        }
     }
     pub fn class_by_name(&self, name: &str) -> Option<ClassId> {
         (0..self.class_count())
@@ -582,24 +615,12 @@ impl<'a> Rom<'a> {
     }
     pub fn classes(&self) -> impl Iterator<Item = ClassInfo<'a>> + 'a {
         let rom = *self;
-        (0..self.class_count()).map(move |index| ClassInfo { rom, index })
+        (0..self.class_count()).map(move |index| rom.class_info(index))
     }
 
     // ---- class program ----
     pub fn item(&self, i: u32) -> Item {
-        let r: ItemRec = self.t(Section::Items).rec(i as usize);
-        match r.kind {
-            ITEM_RUN => Item::Run {
-                first: r.first,
-                end: r.end,
-            },
-            ITEM_GLOB => Item::Glob {
-                first: r.first,
-                end: r.end,
-                close: r.close,
-            },
-            _ => Item::GlobEnd,
-        }
+        item_in(self.t(Section::Items), i)
     }
     /// `(pattern index, orientation, covers)` of a variant entry.
     #[inline]
@@ -722,9 +743,15 @@ impl<'a> Rom<'a> {
         self.t(Section::Lenses).len()
     }
     pub fn lens(&self, id: LensId) -> Option<LensInfo<'a>> {
-        ((id.0 as usize) < self.lens_count()).then_some(LensInfo {
-            rom: *self,
-            index: id.0 as usize,
+        let index = id.0 as usize;
+        (index < self.lens_count()).then(|| LensInfo {
+            rec: self.t(Section::Lenses).rec(index),
+            index,
+            points: *self.t(Section::LensPoints),
+            fields: *self.t(Section::LensFields),
+            nodes: *self.t(Section::LensNodes),
+            leaf_fields: *self.t(Section::LeafFields),
+            strings: self.strings(),
         })
     }
     pub fn lens_by_name(&self, name: &str) -> Option<LensId> {
@@ -757,24 +784,28 @@ impl<'a> Rom<'a> {
     }
 }
 
-/// A class of a loaded image.
+/// A class of a loaded image: its decoded record and the tables its methods read (no copy
+/// of the whole [`Rom`]).
 #[derive(Clone, Copy, Debug)]
 pub struct ClassInfo<'a> {
-    pub(crate) rom: Rom<'a>,
+    rec: ClassRec,
     pub(crate) index: usize,
+    items: Table<'a>,
+    masks: Table<'a>,
+    strings: Strings<'a>,
 }
 
 impl<'a> ClassInfo<'a> {
     /// The class's record.
     #[inline(always)]
     fn rec(&self) -> ClassRec {
-        self.rom.t(Section::Classes).rec(self.index)
+        self.rec
     }
     pub fn id(&self) -> ClassId {
         ClassId(self.index as u32)
     }
     pub fn name(&self) -> &'a str {
-        self.rom.string(self.rec().name)
+        self.strings.get(self.rec().name)
     }
     pub fn mode(&self) -> Mode {
         mode_from_u8(self.rec().mode)
@@ -830,19 +861,33 @@ impl<'a> ClassInfo<'a> {
     }
     /// The class program.
     pub fn items(&self) -> impl Iterator<Item = Item> + 'a {
-        let rom = self.rom;
-        (self.first_item()..self.first_item() + self.item_count()).map(move |i| rom.item(i))
+        let items = self.items;
+        (self.first_item()..self.first_item() + self.item_count()).map(move |i| item_in(&items, i))
     }
     /// The mask words of word `w` for all entries of the class (`entry_count * 8` bytes).
     #[inline]
     pub(crate) fn mask_words(&self, w: usize) -> &'a [u8] {
         let n = self.entry_count() as usize;
         let start = (self.mask_first() + w * n) * 8;
-        self.rom
-            .t(Section::Masks)
-            .data
-            .get(start..start + n * 8)
-            .unwrap_or(&[])
+        self.masks.data.get(start..start + n * 8).unwrap_or(&[])
+    }
+}
+
+/// Item `i` of an items table.
+#[inline]
+fn item_in(t: &Table<'_>, i: u32) -> Item {
+    let r: ItemRec = t.rec(i as usize);
+    match r.kind {
+        ITEM_RUN => Item::Run {
+            first: r.first,
+            end: r.end,
+        },
+        ITEM_GLOB => Item::Glob {
+            first: r.first,
+            end: r.end,
+            close: r.close,
+        },
+        _ => Item::GlobEnd,
     }
 }
 
@@ -927,11 +972,17 @@ impl<'a> PatternInfo<'a> {
     }
 }
 
-/// A lens of a loaded image.
+/// A lens of a loaded image: its decoded record and the tables its methods read (no copy of
+/// the whole [`Rom`]).
 #[derive(Clone, Copy, Debug)]
 pub struct LensInfo<'a> {
-    pub(crate) rom: Rom<'a>,
+    rec: LensRec,
     pub(crate) index: usize,
+    points: Table<'a>,
+    fields: Table<'a>,
+    nodes: Table<'a>,
+    leaf_fields: Table<'a>,
+    strings: Strings<'a>,
 }
 
 /// A lens decision-tree node (children and fields are indices relative to the lens).
@@ -945,23 +996,23 @@ impl<'a> LensInfo<'a> {
     /// The lens's record.
     #[inline(always)]
     fn rec(&self) -> LensRec {
-        self.rom.t(Section::Lenses).rec(self.index)
+        self.rec
     }
     pub fn id(&self) -> LensId {
         LensId(self.index as u32)
     }
     pub fn name(&self) -> &'a str {
-        self.rom.string(self.rec().name)
+        self.strings.get(self.rec().name)
     }
     pub fn lens_type(&self) -> u32 {
         self.rec().lens_type
     }
     /// Written endpoints relative to the first.
     pub fn endpoints(&self) -> impl Iterator<Item = (i8, i8)> + 'a {
-        let rom = self.rom;
+        let points = self.points;
         let r = self.rec();
         (r.first_point..r.first_point + r.point_count).map(move |i| {
-            let p: LensPointRec = rom.t(Section::LensPoints).rec(i as usize);
+            let p: LensPointRec = points.rec(i as usize);
             (p.dx, p.dy)
         })
     }
@@ -974,7 +1025,7 @@ impl<'a> LensInfo<'a> {
     /// Field `f`: `(cells first, cells count, tests first, tests count, result index)`.
     pub fn field(&self, f: u32) -> (u32, u32, u32, u32, u32) {
         let i = (self.rec().first_field + f) as usize;
-        let r: LensFieldRec = self.rom.t(Section::LensFields).rec(i);
+        let r: LensFieldRec = self.fields.rec(i);
         (
             r.first_cell,
             r.cell_count,
@@ -988,7 +1039,7 @@ impl<'a> LensInfo<'a> {
     }
     pub fn node(&self, n: u32) -> LensNode {
         let i = (self.rec().first_node + n) as usize;
-        let r: LensNodeRec = self.rom.t(Section::LensNodes).rec(i);
+        let r: LensNodeRec = self.nodes.rec(i);
         if r.kind == 0 {
             LensNode::Branch {
                 dx: r.dx,
@@ -1004,9 +1055,6 @@ impl<'a> LensInfo<'a> {
     }
     /// Field index stored at leaf-list position `k`.
     pub fn leaf_field(&self, k: u32) -> u32 {
-        self.rom
-            .t(Section::LeafFields)
-            .rec::<LeafFieldRec>(k as usize)
-            .field
+        self.leaf_fields.rec::<LeafFieldRec>(k as usize).field
     }
 }

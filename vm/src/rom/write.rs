@@ -6,7 +6,6 @@ use super::bytecode::*;
 use super::layout;
 use super::records::*;
 use super::wire::fnv1a32;
-use super::wire::{put_i32, put_u16};
 use super::*;
 use crate::geometry::Orientation;
 use crate::spec::*;
@@ -150,7 +149,7 @@ impl W {
     /// A test's bytecode, validated.
     fn test_code(&self, t: &TestSpec) -> Result<Vec<u8>, WriteError> {
         let mut code = Vec::new();
-        self.expr(&t.expr, &mut code)?;
+        super::bytecode::encode(&t.expr, &mut code)?;
         let globals = self.nglobals;
         let arity = |i: u16| self.extern_arity.get(i as usize).copied();
         if let Err((_, why)) = validate(&code, globals, &arity) {
@@ -191,86 +190,6 @@ impl W {
         let i = self.push_test(&key.0, key.1);
         self.tests_seen.insert(key, i);
         Ok(i)
-    }
-
-    fn expr(&self, e: &TestExpr, c: &mut Vec<u8>) -> Result<(), WriteError> {
-        let pt = |c: &mut Vec<u8>, op: u8, o: &Offset| -> Result<(), WriteError> {
-            c.extend_from_slice(&[op, off8(o.dx, "test")? as u8, off8(o.dy, "test")? as u8]);
-            Ok(())
-        };
-        let col = |k: &crate::spec::Colour| match k {
-            crate::spec::Colour::Friend => 0u8,
-            crate::spec::Colour::Foe => 1u8,
-        };
-        match e {
-            TestExpr::Int(v) => {
-                c.push(OP_INT);
-                put_i32(c, *v);
-            }
-            TestExpr::Libs(o) => pt(c, OP_LIBS, o)?,
-            TestExpr::Line(o) => pt(c, OP_LINE, o)?,
-            TestExpr::Atari(o) => pt(c, OP_ATARI, o)?,
-            TestExpr::NbrAtari(o, k) => {
-                pt(c, OP_NBR_ATARI, o)?;
-                c.push(col(k));
-            }
-            TestExpr::Dist(o, k) => {
-                pt(c, OP_DIST, o)?;
-                c.push(col(k));
-            }
-            TestExpr::Count { at, states, radius } => {
-                pt(c, OP_COUNT, at)?;
-                c.extend_from_slice(&[*states, *radius]);
-            }
-            TestExpr::Any { at, stones: radius } => {
-                pt(c, OP_ANY, at)?;
-                c.push(*radius);
-            }
-            TestExpr::Adj(o) => pt(c, OP_ADJ, o)?,
-            TestExpr::Empty8(o) => pt(c, OP_EMPTY8, o)?,
-            TestExpr::Empty25(o) => pt(c, OP_EMPTY25, o)?,
-            TestExpr::Mark(o) => pt(c, OP_MARK, o)?,
-            TestExpr::Global(i) => {
-                c.push(OP_GLOBAL);
-                put_u16(c, *i);
-            }
-            TestExpr::Extern { index, args } => {
-                if args.len() > MAX_ARGS {
-                    return fail("more than 20 extern arguments");
-                }
-                c.push(OP_EXTERN);
-                put_u16(c, *index);
-                c.push(args.len() as u8);
-                for a in args {
-                    match a {
-                        ExternArg::Point(o) => c.extend_from_slice(&[
-                            ARG_POINT,
-                            off8(o.dx, "test")? as u8,
-                            off8(o.dy, "test")? as u8,
-                        ]),
-                        ExternArg::Int(v) => {
-                            c.push(ARG_INT);
-                            put_i32(c, *v);
-                        }
-                        ExternArg::Colour(k) => c.extend_from_slice(&[ARG_COLOUR, col(k)]),
-                    }
-                }
-            }
-            TestExpr::Not(a) => {
-                self.expr(a, c)?;
-                c.push(OP_NOT);
-            }
-            TestExpr::Neg(a) => {
-                self.expr(a, c)?;
-                c.push(OP_NEG);
-            }
-            TestExpr::Bin(op, a, b) => {
-                self.expr(a, c)?;
-                self.expr(b, c)?;
-                c.push(OP_BIN + *op as u8);
-            }
-        }
-        Ok(())
     }
 
     pub(super) fn result(&mut self, r: &ResultSpec) -> Result<u32, WriteError> {
