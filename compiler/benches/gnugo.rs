@@ -18,8 +18,7 @@ use lens_vm::board::{Board, Colour};
 use lens_vm::matching::ScanPlan;
 use lens_vm::{ClassId, Match, MatchBuf, NoHost, Orientations, Query, Rom, Scratch};
 
-#[path = "../../bench-support/thread_cpu.rs"]
-mod thread_cpu;
+use lens_test_support::thread_cpu;
 use thread_cpu::thread_cpu;
 
 #[derive(Clone, Copy, PartialEq)]

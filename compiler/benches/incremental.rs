@@ -9,8 +9,6 @@
 
 #[path = "../../vm/tests/incremental_support/mod.rs"]
 mod incremental_support;
-#[path = "../../bench-support/thread_cpu.rs"]
-mod thread_cpu;
 
 use std::hint::black_box;
 use std::time::Duration;
@@ -20,6 +18,7 @@ use incremental_support::{Step, games, gnugo_dir};
 use lens_compiler::import::gnugo::{
     AnchorColour, Options as ImportOptions, class_name, import_str, stem_ident, wide_class_name,
 };
+use lens_test_support::thread_cpu;
 use lens_vm::board::{Board, Colour};
 use lens_vm::incremental::IncrementalScan;
 use lens_vm::matching::ScanPlan;

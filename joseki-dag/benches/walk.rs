@@ -72,8 +72,7 @@ fn line_of_20(t: &Tree) -> Vec<(Rel, Point)> {
         .expect("a 20-move line")
 }
 
-#[path = "../../bench-support/thread_cpu.rs"]
-mod thread_cpu;
+use lens_test_support::thread_cpu;
 use thread_cpu::thread_cpu;
 
 /// This thread's CPU time in nanoseconds.

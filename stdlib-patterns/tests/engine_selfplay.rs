@@ -5,6 +5,9 @@
 #[path = "../examples/gtp/engine.rs"]
 mod engine;
 #[allow(dead_code)]
+#[path = "../examples/gtp/ownership.rs"]
+mod ownership;
+#[allow(dead_code)]
 #[path = "../examples/gtp/protocol.rs"]
 mod protocol;
 
@@ -445,4 +448,109 @@ fn captures_on_a_full_board_rather_than_passing() {
     let c = e.choose(Colour::White);
     assert_eq!(name(c.at, 9), "A1", "{c:?}");
     assert_eq!(c.source, Source::Capture(80));
+}
+
+/// A 9x9 board from rows of symbols (`X` Black, `O` White, `.` empty), top row first.
+fn diagram(rows: &[&str]) -> Board {
+    let text: String = rows
+        .iter()
+        .map(|r| r.chars().map(|c| format!("{c} ")).collect::<String>() + "\n")
+        .collect();
+    Board::from_diagram(&text).unwrap()
+}
+
+#[test]
+fn final_score_takes_dead_stones_off() {
+    // Black's wall on column D with its area A-C, White's on column E with F-J; a lone White
+    // stone at B7 in Black's area is dead. Area scoring without removal would count A-C as
+    // neutral (bordered by both colours): Black 9, White 46.
+    let board = diagram(&[
+        "...XO....",
+        "...XO....",
+        ".O.XO....",
+        "...XO....",
+        "...XO....",
+        "...XO....",
+        "...XO....",
+        "...XO....",
+        "...XO....",
+    ]);
+    assert_eq!(engine::area(&board), (9, 46));
+    let own = ownership::ownership(&board, Colour::Black);
+    let dead = ownership::dead_stones(&board, &own);
+    let dead_points: Vec<usize> = (0..81).filter(|&i| dead[i]).collect();
+    assert_eq!(dead_points, vec![2 * 9 + 1], "only B7 is dead");
+    assert_eq!(engine::area_without(&board, &dead), (36, 45));
+    let e = Engine::with_board(board);
+    assert_eq!(e.score(), 36.0 - 45.0 - 7.5);
+    // The same position gives the same answer (the playouts are seeded by the position).
+    assert_eq!(ownership::ownership(e.board(), Colour::Black), own);
+}
+
+#[test]
+fn final_score_keeps_living_groups() {
+    // A White group with two eyes inside Black's area lives: nothing is taken off.
+    let board = diagram(&[
+        "OOOOX....",
+        "O.O.OX...",
+        "OOOOOX...",
+        "XXXXXX...",
+        ".........",
+        ".........",
+        ".........",
+        ".........",
+        ".........",
+    ]);
+    let own = ownership::ownership(&board, Colour::Black);
+    let dead = ownership::dead_stones(&board, &own);
+    assert!(dead.iter().all(|d| !d), "{own:?}");
+}
+
+#[test]
+fn answers_stones_played_into_its_area_rather_than_passing() {
+    // Black owns the board but a White stone at E5 in the middle of a large empty area (the
+    // GNU Go games: the engine passed while the opponent played in its area). The stone is not
+    // clearly dead yet: the invasion step answers on one of its liberties, and the engine as a
+    // whole does not pass.
+    let board = diagram(&[
+        "XXXXXXXXX",
+        "X.......X",
+        "X.......X",
+        "X.......X",
+        "X...O...X",
+        "X.......X",
+        "X.......X",
+        "X.......X",
+        "XXXXXXXXX",
+    ]);
+    let mut e = Engine::with_board(board);
+    let at = e.answer_invasion(Colour::Black).expect("an answer");
+    assert!(
+        ["E6", "E4", "D5", "F5"].contains(&name(Some(at), 9).as_str()),
+        "{at:?}"
+    );
+    assert!(e.choose(Colour::Black).at.is_some());
+    // White has nothing of Black's to answer.
+    assert_eq!(e.answer_invasion(Colour::White), None);
+}
+
+#[test]
+fn leaves_clearly_dead_stones_alone() {
+    // A White stone in a three-point hole of Black's wall is captured in every playout: no
+    // answer is needed (filling the hole would only cost a move).
+    let board = diagram(&[
+        "XXXXXXXXX",
+        "X.O.XXXXX",
+        "XXXXXXXXX",
+        "XXXXXX.XX",
+        "XXXXXXXXX",
+        "XX.XXXXXX",
+        "XXXXXXXXX",
+        "XXXXXXXXX",
+        "XXXXXXXXX",
+    ]);
+    let mut e = Engine::with_board(board);
+    assert_eq!(e.answer_invasion(Colour::Black), None);
+    // And it is taken off in the score: the whole board is Black's.
+    assert_eq!(e.score(), 81.0 - 7.5);
 }

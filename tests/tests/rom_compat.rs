@@ -2,9 +2,7 @@
 //! same under the format-v3 VM, a committed v3 compact-profile image loads and expands to the
 //! same behaviour, and `disasm`/`stats` of the sample image are pinned by snapshots.
 
-#[path = "../../vm/tests/common/mod.rs"]
-mod common;
-use common::*;
+use lens_test_support::fixtures::*;
 use lens_vm::rom::{self, FORMAT_VERSION};
 use lens_vm::*;
 use std::path::PathBuf;

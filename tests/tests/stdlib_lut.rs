@@ -2,14 +2,9 @@
 //! table (and no other class: they reach beyond distance 1), and the lookup kernel agrees with
 //! the reference matcher at every neighbourhood a board can show, from both perspectives.
 
-#[path = "../../vm/tests/common/mod.rs"]
-mod common;
-#[path = "../../vm/tests/lut_support/mod.rs"]
-mod lut_support;
-
-use common::*;
+use lens_test_support::fixtures::*;
+use lens_test_support::lut::*;
 use lens_vm::*;
-use lut_support::*;
 
 #[test]
 fn only_the_3x3_class_gets_a_table() {

@@ -12,13 +12,10 @@
 //! criterion groups follow for the same cases. Run: `cargo bench -p lens-vm --bench dispatch`
 //! (`-- nothing` for the summaries only).
 
-#[path = "../tests/common/mod.rs"]
-mod common;
-#[path = "../../bench-support/thread_cpu.rs"]
-mod thread_cpu;
+use lens_test_support::thread_cpu;
 
-use common::*;
 use criterion::{Criterion, criterion_group, criterion_main};
+use lens_test_support::fixtures::*;
 use lens_vm::board::Board;
 use lens_vm::matching::Area;
 use lens_vm::matching::simd::{self, Simd};

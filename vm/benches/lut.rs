@@ -6,13 +6,10 @@
 //! criterion groups a round-robin summary prints ns per call, the ratios and the table sizes.
 //! Run: `cargo bench -p lens-vm --bench lut`.
 
-#[path = "../tests/common/mod.rs"]
-mod common;
-#[path = "../../bench-support/thread_cpu.rs"]
-mod thread_cpu;
+use lens_test_support::thread_cpu;
 
-use common::*;
 use criterion::{Criterion, criterion_group, criterion_main};
+use lens_test_support::fixtures::*;
 use lens_vm::board::Board;
 use lens_vm::spec::{
     CellSpec, ClassNode, ClassSpec, Mode, Offset, OrientPolicy, ResultSpec, RomSpec,

@@ -9,11 +9,8 @@
 //! (expanded at load). Run: `cargo bench -p lens-vm --bench matching`
 //! (`LENS_BENCH_PROFILES_ONLY=1` runs that group alone).
 
-#[path = "../tests/common/mod.rs"]
-mod common;
-
-use common::*;
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use lens_test_support::fixtures::*;
 use lens_vm::board::Board;
 use lens_vm::spec::{ClassNode, ClassSpec, Mode, OrientPolicy, RomSpec};
 use lens_vm::*;

@@ -1,15 +1,12 @@
-//! Whole-board scan benchmark (`research/perf.md` section 5): one class of 3000 synthetic 7x7
-//! patterns x 8 orientations (the `scan_19x19` setup of `matching.rs`) over a 19x19 board, with
+//! Whole-board scan benchmark: one class of 3000 synthetic 7x7 patterns x 8 orientations (the
+//! `scan_19x19` setup of `matching.rs`) over a 19x19 board, with
 //! `Rom::scan` (board-parallel), `ScanPlan::scan` (the same through a per-class plan),
 //! `Rom::scan_points` (the per-point packed kernel) and the reference matcher in the same run,
 //! in wall time and in thread CPU time.
 //! Run: `cargo bench -p lens-vm --bench scan`.
 
-#[path = "../tests/common/mod.rs"]
-mod common;
-
-use common::*;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use lens_test_support::fixtures::*;
 use lens_vm::spec::{ClassNode, ClassSpec, Mode, OrientPolicy, RomSpec};
 use lens_vm::*;
 use std::hint::black_box;
@@ -17,8 +14,7 @@ use std::time::Duration;
 
 const PATTERNS: usize = 3000;
 
-#[path = "../../bench-support/thread_cpu.rs"]
-mod thread_cpu;
+use lens_test_support::thread_cpu;
 use thread_cpu::thread_cpu;
 
 fn image() -> Vec<u8> {

@@ -1,4 +1,67 @@
 //! `lens-vm`: load a Lens ROM image zero-copy and match it against a Go board.
+//!
+//! Load an image with [`Rom::from_bytes`] (it is validated once, in one pass; every later read
+//! is in range), match one class at one point with [`Rom::match_at`], or over the whole board
+//! with [`Rom::scan`]. Matching never allocates: matches go into a caller-owned [`MatchBuf`],
+//! working memory is the caller's [`FocusScratch`] (one call, 17 bytes) or [`Scratch`] (scans,
+//! about 210 KiB). Which kernel and which instruction set serve a call is decided in one place,
+//! `matching/dispatch.rs` ([`matching::simd`] for the instruction set).
+//!
+//! ```
+//! use lens_vm::spec::{CellSpec, ClassNode, ClassSpec, Mode, Offset, OrientPolicy, PatternSpec,
+//!     ResultSpec, RomSpec};
+//! use lens_vm::{board::Board, rom, Colour, FocusScratch, Match, MatchBuf, MatchResult, NoHost,
+//!     Orientations, Query, Rom, Scratch};
+//!
+//! // An image (normally written by `lensc compile`): one 3x3 class, one pattern "an empty
+//! // point with a friendly stone above it: play there", in all 8 orientations.
+//! let pattern = PatternSpec {
+//!     id: 0,
+//!     priority: 0,
+//!     cells: vec![CellSpec { at: Offset::new(0, -1), allowed: 1 }], // 1 = friend
+//!     orientations: (0..8).collect(),
+//!     covers: (0..8).map(|o| 1u8 << o).collect(),
+//!     tests: vec![],
+//!     result: Some(ResultSpec::Move { at: Offset::FOCUS, value: 7, bits: 0, sequence: None }),
+//! };
+//! let spec = RomSpec {
+//!     classes: vec![ClassSpec {
+//!         name: "extend".into(),
+//!         mode: Mode::All,
+//!         focus: 4, // empty
+//!         width: 3,
+//!         height: 3,
+//!         orient: OrientPolicy::All,
+//!         default_value: None,
+//!         nodes: vec![ClassNode::Pattern(pattern)],
+//!     }],
+//!     ..RomSpec::default()
+//! };
+//! let bytes = rom::write(&spec);
+//!
+//! // Load, then match at one point and over the board.
+//! let rom = Rom::from_bytes(&bytes).expect("a valid image");
+//! let q = Query {
+//!     class: rom.class_by_name("extend").unwrap(),
+//!     perspective: Colour::Black,
+//!     orientations: Orientations::All,
+//! };
+//! let mut board = Board::new(9).unwrap();
+//! board.place(Colour::Black, 4, 4).unwrap();
+//! let mut slots = [Match::EMPTY; 16];
+//! let mut out = MatchBuf::new(&mut slots);
+//! rom.match_at(&board, &NoHost, &q, 4, 5, &mut FocusScratch::new(), &mut out);
+//! assert!(matches!(out.as_slice()[0].result, MatchResult::Move { x: 4, y: 5, value: 7, .. }));
+//!
+//! // Every empty neighbour of the stone matches (once per orientation reaching it).
+//! let mut scratch = Box::new(Scratch::new());
+//! let mut slots = [Match::EMPTY; 64];
+//! let mut out = MatchBuf::new(&mut slots);
+//! rom.scan(&board, &NoHost, &q, &mut scratch, &mut out);
+//! let mut foci: Vec<(i32, i32)> = out.as_slice().iter().map(|m| m.focus).collect();
+//! foci.dedup();
+//! assert_eq!(foci, [(4, 3), (3, 4), (5, 4), (4, 5)]);
+//! ```
 #![no_std]
 // The only `unsafe` is `matching::simd` (calls into `#[target_feature]` code after detection).
 #![deny(unsafe_code)]
@@ -19,6 +82,7 @@ pub mod spec;
 
 pub use board::{BoardView, Colour, Point};
 pub use matching::{
-    Host, HostArg, Match, MatchBuf, MatchResult, NoHost, Orientations, Query, Scratch,
+    CallScratch, FocusScratch, Host, HostArg, Match, MatchBuf, MatchResult, NoHost, Orientations,
+    Query, Scratch,
 };
 pub use rom::{AlignedRom, ClassId, ClassInfo, LensId, LoadError, LoadErrorKind, Rom};

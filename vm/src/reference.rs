@@ -15,7 +15,7 @@ pub fn match_at<B: BoardView + ?Sized, H: Host + ?Sized>(
     q: &Query,
     x: i32,
     y: i32,
-    scratch: &mut Scratch,
+    scratch: &mut impl crate::matching::CallScratch,
     out: &mut MatchBuf<'_>,
 ) -> usize {
     let Some(class) = rom.class(q.class) else {

@@ -1,7 +1,6 @@
 //! A counting global allocator proves that matching calls never allocate.
 
-mod common;
-use common::*;
+use lens_test_support::fixtures::*;
 use lens_vm::*;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;

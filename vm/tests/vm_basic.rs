@@ -1,7 +1,6 @@
 //! End-to-end: write a hand-built RomSpec, load it, match it on small positions.
 
-mod common;
-use common::*;
+use lens_test_support::fixtures::*;
 use lens_vm::spec::{ClassNode, Mode, Offset, PatternSpec, ResultSpec, RomSpec};
 use lens_vm::*;
 
@@ -143,4 +142,39 @@ fn edge_cells_use_the_thermometer() {
     assert_eq!(run(&rom, &b, &q, 4, 8).len(), 1);
     assert_eq!(run(&rom, &b, &q, 4, 7).len(), 0);
     assert_eq!(run(&rom, &b, &q, 0, 8).len(), 1);
+}
+
+/// A single match call needs only a 17-byte `FocusScratch`, not the scans' 210 KiB `Scratch`:
+/// every class of the sample image at every point of the sample boards gives the same matches
+/// with either.
+#[test]
+fn match_at_needs_only_a_focus_scratch() {
+    assert_eq!(std::mem::size_of::<FocusScratch>(), 17);
+    assert!(std::mem::size_of::<Scratch>() > 200 * 1024);
+    let bytes = rom::write(&sample_spec(true));
+    let rom = Rom::from_bytes(&bytes).unwrap();
+    let (mut a, mut b) = (vec![Match::EMPTY; 256], vec![Match::EMPTY; 256]);
+    let mut big = Box::new(Scratch::new());
+    let mut small = FocusScratch::new();
+    let mut matches = 0;
+    for board in sample_boards() {
+        for c in 0..rom.class_count() {
+            let q = Query {
+                class: ClassId(c as u32),
+                perspective: Colour::White,
+                orientations: Orientations::All,
+            };
+            for y in 0..board.size as i32 {
+                for x in 0..board.size as i32 {
+                    let mut with_big = MatchBuf::new(&mut a);
+                    let mut with_small = MatchBuf::new(&mut b);
+                    rom.match_at(&board, &NoHost, &q, x, y, &mut big, &mut with_big);
+                    rom.match_at(&board, &NoHost, &q, x, y, &mut small, &mut with_small);
+                    assert_eq!(with_big.as_slice(), with_small.as_slice());
+                    matches += with_big.len();
+                }
+            }
+        }
+    }
+    assert!(matches > 0);
 }

@@ -4,8 +4,7 @@
 //! orientation set, perspective) cases, with zero disagreements, on every instruction-set path
 //! the machine supports (`matching::simd`, forced one by one).
 
-mod common;
-use common::*;
+use lens_test_support::fixtures::*;
 use lens_vm::matching::simd::{self, Simd};
 use lens_vm::spec::{ClassNode, ClassSpec, Mode, OrientPolicy, RomSpec};
 use lens_vm::*;

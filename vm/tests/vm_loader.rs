@@ -1,8 +1,7 @@
 //! Loader robustness: truncations, bit flips, structural fuzzing with valid checksums,
 //! future versions; determinism of the writer.
 
-mod common;
-use common::*;
+use lens_test_support::fixtures::*;
 use lens_vm::rom::{self, LoadErrorKind};
 use lens_vm::*;
 

@@ -2,14 +2,11 @@
 //! every neighbourhood a board can show, for random 3x3 classes in every mode (with tests,
 //! globs, rejects, orientation subsets); the writer's eligibility rule; the loader's checks.
 
-mod common;
-mod lut_support;
-
-use common::*;
+use lens_test_support::fixtures::*;
+use lens_test_support::lut::*;
 use lens_vm::rom::{self, WriteOptions, lut};
 use lens_vm::spec::{CellSpec, ClassNode, ClassSpec, Mode, Offset, RomSpec};
 use lens_vm::*;
-use lut_support::*;
 
 const ALL_LUT: WriteOptions = WriteOptions {
     sliced_block_words: 8,

@@ -1,8 +1,7 @@
 //! Properties: rotating/mirroring board and focus transforms the matches; swapping colours and
 //! perspective gives the same matches; lens tree agrees with the naive field check.
 
-mod common;
-use common::*;
+use lens_test_support::fixtures::*;
 use lens_vm::geometry::Orientation;
 use lens_vm::spec::{ClassNode, ClassSpec, Mode, OrientPolicy, RomSpec};
 use lens_vm::*;

@@ -5,8 +5,7 @@
 //! and without row bitboards), both perspectives and all orientation-set kinds, on every
 //! instruction-set path the machine supports (`matching::simd`, in rotation).
 
-mod common;
-use common::*;
+use lens_test_support::fixtures::*;
 use lens_vm::matching::simd::{self, Simd};
 use lens_vm::spec::{ClassNode, ClassSpec, Mode, OrientPolicy, RomSpec};
 use lens_vm::*;

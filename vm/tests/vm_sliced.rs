@@ -2,8 +2,7 @@
 //! validated bit by bit against the masks (malformed sections are rejected with an offset
 //! inside the section and a reason), and optional (images without it keep the mask kernel).
 
-mod common;
-use common::*;
+use lens_test_support::fixtures::*;
 use lens_vm::rom::{self, LoadErrorKind, Section, WriteOptions};
 use lens_vm::*;
 

@@ -12,7 +12,11 @@
 //! 3. **Big points**: when the best pattern move is small, a point on the third or fourth line
 //!    as far as possible from every stone (the opening, where the classes see no shape).
 //! 4. **Captures**: with neither, the safe move that takes the most stones.
-//! 5. **Pass** when nothing is left.
+//! 5. **Answers to invasions**: an opponent string in the side's area (its points owned by the
+//!    side in most random playouts, `ownership.rs`) that is not yet clearly dead gets a safe
+//!    move on one of its liberties, fewest liberties first, so stones played into the side's
+//!    area are taken off rather than left to live while the engine passes.
+//! 6. **Pass** when nothing is left.
 //!
 //! With a learned policy ([`Engine::set_policy`]: `gtp --policy`, `docs/learning.md`) the
 //! engine instead plays the legal move with the best policy score (the sum of the values of the
@@ -27,6 +31,7 @@
 
 use std::collections::{BTreeMap, HashSet};
 
+use crate::ownership;
 use lens_joseki::{BoardMove, BookState, Continuation, MoveType, Walker};
 use lens_vm::board::{Board, BoardView, HISTORY_CAPACITY, PlayError};
 use lens_vm::{
@@ -47,6 +52,11 @@ pub const MOVE_CLASSES: [&str; 7] = [
 /// Smallest board the joseki book is used on: its lines reach the ninth line along a side.
 pub const JOSEKI_MIN_SIZE: u8 = 13;
 
+/// An opponent string whose mean ownership from the engine's side (its share of the playouts
+/// minus the opponent's) is at least this, i.e. owned by the engine in 95% of the playouts,
+/// is clearly dead: no answer needed.
+pub const SETTLED: f32 = 0.9;
+
 /// A big point is preferred to a pattern move whose summed value is below this (shape moves
 /// worth less than an opening move; captures, ataris and urgent links score far higher).
 pub const BIG_POINT_OVER: i32 = 40;
@@ -66,6 +76,8 @@ pub enum Source {
     BigPoint,
     /// No pattern and no big point, but a capture (the stones taken).
     Capture(u32),
+    /// A liberty of an opponent string in the engine's area that is not yet clearly dead.
+    Invasion,
     /// Nothing sensible left.
     Pass,
 }
@@ -268,9 +280,15 @@ impl Engine {
                     at: Some(at),
                     source: Source::Capture(taken),
                 },
-                None => Choice {
-                    at: None,
-                    source: Source::Pass,
+                None => match self.answer_invasion(colour) {
+                    Some(at) => Choice {
+                        at: Some(at),
+                        source: Source::Invasion,
+                    },
+                    None => Choice {
+                        at: None,
+                        source: Source::Pass,
+                    },
                 },
             },
         }
@@ -298,6 +316,62 @@ impl Engine {
             }
         }
         best
+    }
+
+    /// Before passing: a safe liberty of an opponent string in `colour`'s area (owned by
+    /// `colour` in most playouts) that is not clearly dead (below [`SETTLED`]); the string
+    /// with the fewest liberties first, then the liberty that leaves the new stone the most
+    /// liberties.
+    pub fn answer_invasion(&mut self, colour: Colour) -> Option<(i32, i32)> {
+        let n = self.board.size() as i32;
+        let own = ownership::ownership(&self.board, colour);
+        let sign = if colour == Colour::Black { 1.0 } else { -1.0 };
+        let mut seen = vec![false; (n * n) as usize];
+        let mut targets = Vec::new();
+        for y in 0..n {
+            for x in 0..n {
+                if self.board.get(x, y) != Point::Stone(colour.opponent())
+                    || seen[(y * n + x) as usize]
+                {
+                    continue;
+                }
+                let string = ownership::string_at(&self.board, x, y, &mut seen);
+                let ours = string
+                    .iter()
+                    .map(|&(sx, sy)| sign * own[(sy * n + sx) as usize])
+                    .sum::<f32>()
+                    / string.len() as f32;
+                if ours > 0.0 && ours < SETTLED {
+                    targets.push((self.board.liberties(x, y), string));
+                }
+            }
+        }
+        targets.sort_by_key(|t| (t.0, std::cmp::Reverse(t.1.len())));
+        for (_, string) in targets {
+            let mut best: Option<(u16, (i32, i32))> = None;
+            let mut libs: Vec<(i32, i32)> = string
+                .iter()
+                .flat_map(|&(x, y)| [(x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)])
+                .filter(|&(x, y)| self.board.get(x, y) == Point::Empty)
+                .collect();
+            libs.sort_unstable_by_key(|&(x, y)| (y, x));
+            libs.dedup();
+            for at in libs {
+                if !self.safe(colour, at) {
+                    continue;
+                }
+                self.board.play(colour, at.0, at.1).ok()?;
+                let l = self.board.liberties(at.0, at.1);
+                self.board.undo();
+                if best.is_none_or(|b| l > b.0) {
+                    best = Some((l, at));
+                }
+            }
+            if let Some((_, at)) = best {
+                return Some(at);
+            }
+        }
+        None
     }
 
     /// The joseki step: a book continuation for `colour`, or a first move in an empty corner.
@@ -509,10 +583,18 @@ impl Engine {
             .sum()
     }
 
-    /// Area score (stones plus empty regions bordered by one colour only, no dead-stone
-    /// removal) minus komi: positive when Black leads.
+    /// Area score minus komi, positive when Black leads: stones plus empty regions bordered
+    /// by one colour only, after taking off the strings random playouts call dead
+    /// (`ownership.rs`, with its limits). The side to move in the playouts is the one after
+    /// the last move (Black on a fresh board).
     pub fn score(&self) -> f32 {
-        let (b, w) = area(&self.board);
+        let to_move = match self.record.last().map(|m| m.colour) {
+            Some(lens_joseki::Colour::Black) => Colour::White,
+            _ => Colour::Black,
+        };
+        let own = ownership::ownership(&self.board, to_move);
+        let dead = ownership::dead_stones(&self.board, &own);
+        let (b, w) = area_without(&self.board, &dead);
         b as f32 - w as f32 - self.komi
     }
 }
@@ -535,12 +617,23 @@ pub fn own_eye(board: &Board, colour: Colour, x: i32, y: i32) -> bool {
 
 /// Area count: (Black's stones and territory, White's).
 pub fn area(board: &Board) -> (u32, u32) {
+    let n = board.size() as usize;
+    area_without(board, &vec![false; n * n])
+}
+
+/// Area count with the stones marked in `dead` (`y * size + x`) taken off first: their points
+/// count as empty, for the colour around them.
+pub fn area_without(board: &Board, dead: &[bool]) -> (u32, u32) {
     let n = board.size() as i32;
+    let get = |x: i32, y: i32| match board.get(x, y) {
+        Point::Stone(_) if dead[(y * n + x) as usize] => Point::Empty,
+        p => p,
+    };
     let mut seen = vec![false; (n * n) as usize];
     let (mut black, mut white) = (0, 0);
     for y in 0..n {
         for x in 0..n {
-            match board.get(x, y) {
+            match get(x, y) {
                 Point::Stone(Colour::Black) => black += 1,
                 Point::Stone(Colour::White) => white += 1,
                 _ if seen[(y * n + x) as usize] => {}
@@ -553,7 +646,7 @@ pub fn area(board: &Board) -> (u32, u32) {
                         size += 1;
                         for (dx, dy) in [(0, 1), (0, -1), (1, 0), (-1, 0)] {
                             let (qx, qy) = (px + dx, py + dy);
-                            match board.get(qx, qy) {
+                            match get(qx, qy) {
                                 Point::Empty if !seen[(qy * n + qx) as usize] => {
                                     seen[(qy * n + qx) as usize] = true;
                                     stack.push((qx, qy));

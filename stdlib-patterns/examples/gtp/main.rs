@@ -3,8 +3,8 @@
 //!
 //! `cargo run --release -p lens-stdlib --example gtp` (19x19 by default; `boardsize` 9-19).
 //!
-//! The move choice is in `engine.rs`, the protocol in `protocol.rs`; both are shared with the
-//! test `tests/engine_selfplay.rs`.
+//! The move choice is in `engine.rs`, the dead-stone estimate in `ownership.rs`, the protocol
+//! in `protocol.rs`; all are shared with the test `tests/engine_selfplay.rs`.
 //!
 //! `--policy` plays by the standard library's learned `policy` class instead
 //! (`lens_stdlib::policy_rom()`: trained when built with `LENS_POLICY_CORPUS`, else the
@@ -13,6 +13,7 @@
 
 #[allow(dead_code)] // part of the API serves only the test
 mod engine;
+mod ownership;
 mod protocol;
 
 fn main() {

@@ -21,6 +21,7 @@ use super::{
 use crate::board::{BoardView, Colour};
 use crate::geometry::Orientation;
 use crate::rom::layout::{RING, WORD_BASE, WORD_FIRST, WORD_POINTS};
+use crate::rom::records::EntryRec;
 use crate::rom::{ClassInfo, Kernel, MAX_GLOB_DEPTH, Rom, Section};
 
 #[cfg(feature = "alloc")]
@@ -581,6 +582,7 @@ fn scan_n<B: BoardView + ?Sized, H: Host + ?Sized, const N: usize>(
 ) -> Option<usize> {
     let s = board.size() as i32;
     let Scratch { active, scan: sc } = &mut *scratch;
+    let active = &mut active.active;
     sc.build_cols(s);
     let planes = Planes::<N>::new(board, q.perspective, s);
     sc.keep_planes_of(&planes);
@@ -694,16 +696,20 @@ fn collect<const N: usize>(
     let mut hits = 0usize;
     let mut ordered = Ordered::new();
     if band.iter().any(|&w| w != 0) {
-        // The class's entry records read in one slice (as `Rom::entry`: pattern u32,
-        // orientation u8, covers u8).
-        let et = rom.t(Section::Entries);
-        let rec = et.rec.max(6);
-        let records = et
+        // The class's entry records read in one slice.
+        let len = EntryRec::LEN;
+        let records = rom
+            .t(Section::Entries)
             .data
-            .get(first as usize * rec..(first + count) as usize * rec)
+            .get(first as usize * len..(first + count) as usize * len)
             .unwrap_or(&[]);
-        for (e, r) in (first..).zip(records.chunks_exact(rec)) {
-            let (p, o, cov) = (u32::from_le_bytes([r[0], r[1], r[2], r[3]]), r[4], r[5]);
+        for (e, r) in (first..).zip(records.chunks_exact(len)) {
+            let EntryRec {
+                pattern: p,
+                orientation: o,
+                covers: cov,
+                ..
+            } = EntryRec::read(r);
             if cov & qfilter == 0 {
                 continue;
             }

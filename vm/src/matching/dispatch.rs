@@ -28,7 +28,7 @@
 
 use super::board_parallel::{self, Area};
 use super::kernel::{Cells, Grid, Packed};
-use super::{Ctx, Host, MatchBuf, Query, Scratch, focus_ok, run_class_with, view};
+use super::{CallScratch, Ctx, Host, MatchBuf, Query, Scratch, focus_ok, run_class_with, view};
 use crate::board::BoardView;
 use crate::rom::lut::ClassLut;
 use crate::rom::sliced::ClassSlices;
@@ -103,25 +103,15 @@ pub(crate) fn match_at<B: BoardView + ?Sized, H: Host + ?Sized>(
     q: &Query,
     x: i32,
     y: i32,
-    scratch: &mut Scratch,
+    scratch: &mut impl CallScratch,
     out: &mut MatchBuf<'_>,
 ) -> usize {
     let Some(class) = rom.class(q.class) else {
         return 0;
     };
     let kernel = FocusKernel::choose(rom, &class, board);
-    match_focus(
-        rom,
-        board,
-        host,
-        q,
-        &class,
-        kernel,
-        x,
-        y,
-        &mut scratch.active,
-        out,
-    )
+    let stack = &mut scratch.focus_scratch().active;
+    match_focus(rom, board, host, q, &class, kernel, x, y, stack, out)
 }
 
 /// The class program at one focus through `kernel` (nothing when the focus does not admit
@@ -298,7 +288,7 @@ pub(crate) fn scan<B: BoardView + ?Sized, H: Host + ?Sized>(
         q,
         &class,
         area,
-        &mut scratch.active,
+        &mut scratch.active.active,
         out,
     ))
 }

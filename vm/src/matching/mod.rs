@@ -201,12 +201,67 @@ impl<'b> MatchBuf<'b> {
     }
 }
 
-/// Per-call working memory (the glob orientation stack, and the board-parallel scan's planes
-/// and hit lists: about 210 KiB); reusable across calls, never allocated by the VM.
+/// Per-call working memory of the scans (the glob orientation stack, and the board-parallel
+/// scan's planes and hit lists: about 210 KiB); reusable across calls, never allocated by the
+/// VM. A single [`Rom::match_at`] needs only a [`FocusScratch`] (17 bytes): pass either.
 #[derive(Clone, Debug)]
 pub struct Scratch {
-    active: [u8; MAX_GLOB_DEPTH + 1],
+    active: FocusScratch,
     scan: ScanScratch,
+}
+
+/// The working memory of one call at one focus: the glob orientation stack (17 bytes). All
+/// that [`Rom::match_at`] needs, so an engine with little memory matches without a
+/// [`Scratch`].
+#[derive(Clone, Copy, Debug)]
+pub struct FocusScratch {
+    pub(crate) active: [u8; MAX_GLOB_DEPTH + 1],
+}
+
+impl Default for FocusScratch {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl FocusScratch {
+    pub const fn new() -> Self {
+        FocusScratch {
+            active: [0; MAX_GLOB_DEPTH + 1],
+        }
+    }
+}
+
+/// Memory a call at one focus can work in: a [`FocusScratch`], alone or inside a [`Scratch`].
+pub trait CallScratch {
+    /// The glob orientation stack.
+    fn focus_scratch(&mut self) -> &mut FocusScratch;
+}
+
+impl CallScratch for FocusScratch {
+    fn focus_scratch(&mut self) -> &mut FocusScratch {
+        self
+    }
+}
+
+impl CallScratch for Scratch {
+    fn focus_scratch(&mut self) -> &mut FocusScratch {
+        &mut self.active
+    }
+}
+
+impl<T: CallScratch + ?Sized> CallScratch for &mut T {
+    fn focus_scratch(&mut self) -> &mut FocusScratch {
+        (**self).focus_scratch()
+    }
+}
+
+/// A boxed [`Scratch`] (the usual way to keep its 210 KiB off the stack) passes as it is.
+#[cfg(feature = "alloc")]
+impl<T: CallScratch + ?Sized> CallScratch for alloc::boxed::Box<T> {
+    fn focus_scratch(&mut self) -> &mut FocusScratch {
+        (**self).focus_scratch()
+    }
 }
 
 impl Default for Scratch {
@@ -218,7 +273,7 @@ impl Default for Scratch {
 impl Scratch {
     pub const fn new() -> Self {
         Scratch {
-            active: [0; MAX_GLOB_DEPTH + 1],
+            active: FocusScratch::new(),
             scan: ScanScratch::new(),
         }
     }
@@ -282,10 +337,11 @@ pub(crate) fn run_class<B: BoardView + ?Sized, H: Host + ?Sized, G: Geometry>(
     class: &ClassInfo<'_>,
     qmask: u8,
     geo: &mut G,
-    scratch: &mut Scratch,
+    scratch: &mut impl CallScratch,
     out: &mut MatchBuf<'_>,
 ) -> usize {
-    run_class_with(ctx, class, qmask, geo, &mut scratch.active, out)
+    let stack = &mut scratch.focus_scratch().active;
+    run_class_with(ctx, class, qmask, geo, stack, out)
 }
 
 /// [`run_class`] with only the glob stack borrowed (the board-parallel scan keeps its hit
@@ -472,7 +528,8 @@ pub(crate) fn map_result(r: RawResult, t: Orientation, x: i32, y: i32) -> MatchR
 
 impl<'a> Rom<'a> {
     /// Match a class at one focus point. Appends to `out`; returns how many matches were
-    /// produced (stored or dropped for lack of room). Never allocates.
+    /// produced (stored or dropped for lack of room). Never allocates. `scratch` is a
+    /// [`FocusScratch`] (17 bytes: all a call needs) or a [`Scratch`].
     #[allow(clippy::too_many_arguments)]
     pub fn match_at<B: BoardView + ?Sized, H: Host + ?Sized>(
         &self,
@@ -481,7 +538,7 @@ impl<'a> Rom<'a> {
         q: &Query,
         x: i32,
         y: i32,
-        scratch: &mut Scratch,
+        scratch: &mut impl CallScratch,
         out: &mut MatchBuf<'_>,
     ) -> usize {
         dispatch::match_at(self, board, host, q, x, y, scratch, out)

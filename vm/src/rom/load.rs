@@ -4,7 +4,8 @@
 //! sequences -> nodes; ...) must be contiguous and in order, which keeps validation linear.
 
 use super::bytecode;
-use super::wire::{Table, fnv1a32, fnv1a32_continue, u16_at, u32_at, u64_at};
+use super::records::*;
+use super::wire::{Table, fnv1a32, fnv1a32_continue};
 use super::*;
 
 type R<T> = Result<T, LoadError>;
@@ -31,7 +32,7 @@ impl<'a> Rom<'a> {
     pub fn from_bytes(bytes: &'a [u8]) -> Result<Rom<'a>, LoadError> {
         let rom = parse_and_validate(bytes)?;
         if rom.is_compact() {
-            return Err(err(28, LoadErrorKind::CompactImage));
+            return Err(err(header_at::flags, LoadErrorKind::CompactImage));
         }
         Ok(rom)
     }
@@ -88,53 +89,59 @@ fn parse_header(bytes: &[u8]) -> R<Rom<'_>> {
         }
         return Err(err(bytes.len(), LoadErrorKind::Truncated));
     }
+    let h = HeaderRec::read(bytes);
     if bytes[..8] != MAGIC {
-        return Err(err(0, LoadErrorKind::BadMagic));
+        return Err(err(header_at::magic, LoadErrorKind::BadMagic));
     }
-    if u16_at(bytes, 8) != 0xFEFF {
-        return Err(err(8, LoadErrorKind::WrongEndianness));
+    if h.byte_order != 0xFEFF {
+        return Err(err(header_at::byte_order, LoadErrorKind::WrongEndianness));
     }
-    if u16_at(bytes, 10) as usize != HEADER_LEN {
-        return Err(bad(10, "header length is not 48"));
+    if h.header_len as usize != HEADER_LEN {
+        return Err(bad(header_at::header_len, "header length is not 48"));
     }
-    let version = u32_at(bytes, 12);
+    let version = h.version;
     if !(MIN_FORMAT_VERSION..=FORMAT_VERSION).contains(&version) {
-        return Err(err(12, LoadErrorKind::UnsupportedVersion(version)));
+        return Err(err(
+            header_at::version,
+            LoadErrorKind::UnsupportedVersion(version),
+        ));
     }
-    let declared = u64_at(bytes, 32);
+    let declared = h.total_len;
     if declared != bytes.len() as u64 {
         let reason = LoadErrorKind::LengthMismatch {
             declared,
             actual: bytes.len() as u64,
         };
-        return Err(err(32, reason));
+        return Err(err(header_at::total_len, reason));
     }
-    let count = u32_at(bytes, 24) as usize;
+    let count = h.section_count as usize;
     if count > max_section_kind(version) as usize {
         return Err(bad(
-            24,
+            header_at::section_count,
             "more sections than the image's format version defines",
         ));
     }
-    let flags = u32_at(bytes, 28);
+    let flags = h.flags;
     let known = if version >= 3 {
         FLAG_STRIPPED | FLAG_COMPACT
     } else {
         FLAG_STRIPPED
     };
     if flags & !known != 0 {
-        return Err(bad(28, "unknown header flags"));
+        return Err(bad(header_at::flags, "unknown header flags"));
     }
-    if u32_at(bytes, 44) != 0 {
-        return Err(bad(44, "reserved header field is not zero"));
+    if h.reserved != 0 {
+        return Err(bad(
+            header_at::reserved,
+            "reserved header field is not zero",
+        ));
     }
     let table_end = HEADER_LEN + count * TABLE_ENTRY_LEN;
     if table_end > bytes.len() {
         return Err(err(bytes.len(), LoadErrorKind::Truncated));
     }
-    let sum = fnv1a32_continue(fnv1a32(&bytes[..40]), &bytes[44..table_end]);
-    if sum != u32_at(bytes, 40) {
-        return Err(err(40, LoadErrorKind::HeaderChecksum));
+    if header_checksum(&bytes[..table_end]) != h.checksum {
+        return Err(err(header_at::checksum, LoadErrorKind::HeaderChecksum));
     }
     let stripped = flags & FLAG_STRIPPED != 0;
     let mut t = [Table::empty(1); SECTION_COUNT];
@@ -147,52 +154,63 @@ fn parse_header(bytes: &[u8]) -> R<Rom<'_>> {
     let mut prev_kind = 0u32;
     for i in 0..count {
         let e = HEADER_LEN + i * TABLE_ENTRY_LEN;
-        let kind = u32_at(bytes, e);
+        let entry = TableEntryRec::read(&bytes[e..]);
+        let at = |f| e + f;
+        let kind = entry.kind;
         let Some(sec) = Section::from_u32(kind) else {
-            return Err(bad(e, "unknown section kind"));
+            return Err(bad(at(table_entry_at::kind), "unknown section kind"));
         };
         if kind > max_section_kind(version) {
             return Err(bad(
-                e,
+                at(table_entry_at::kind),
                 "section kind not defined in the image's format version",
             ));
         }
         if kind <= prev_kind {
-            return Err(bad(e, "section kinds not strictly ascending"));
+            return Err(bad(
+                at(table_entry_at::kind),
+                "section kinds not strictly ascending",
+            ));
         }
         prev_kind = kind;
         if sec.is_debug() && stripped {
-            return Err(bad(e, "debug section in an image flagged as stripped"));
+            return Err(bad(
+                at(table_entry_at::kind),
+                "debug section in an image flagged as stripped",
+            ));
         }
         if sec.presence(flags) == Presence::Absent {
             return Err(bad(
-                e,
+                at(table_entry_at::kind),
                 "section does not belong in an image of this profile",
             ));
         }
-        let off = u32_at(bytes, e + 4) as usize;
-        let len = u32_at(bytes, e + 8) as usize;
+        let off = entry.offset as usize;
+        let len = entry.len as usize;
         if !off.is_multiple_of(8) {
-            return Err(bad(e + 4, "section offset not 8-byte aligned"));
+            return Err(bad(
+                at(table_entry_at::offset),
+                "section offset not 8-byte aligned",
+            ));
         }
         if off != cursor {
             return Err(bad(
-                e + 4,
+                at(table_entry_at::offset),
                 "section does not start where the previous one ended (8-aligned)",
             ));
         }
         let end = off.checked_add(len).filter(|&end| end <= bytes.len());
         let Some(end) = end else {
-            return Err(err(e + 8, LoadErrorKind::Truncated));
+            return Err(err(at(table_entry_at::len), LoadErrorKind::Truncated));
         };
         if !len.is_multiple_of(sec.record_len()) {
             return Err(bad(
-                e + 8,
+                at(table_entry_at::len),
                 "section length is not a whole number of records",
             ));
         }
         let data = &bytes[off..end];
-        if fnv1a32(data) != u32_at(bytes, e + 12) {
+        if fnv1a32(data) != entry.checksum {
             return Err(err(off, LoadErrorKind::SectionChecksum(sec)));
         }
         cursor = align8(end);
@@ -212,10 +230,20 @@ fn parse_header(bytes: &[u8]) -> R<Rom<'_>> {
     }
     for s in Section::ALL {
         if !present[s.index()] && s.presence(flags) == Presence::Required {
-            return Err(err(24, LoadErrorKind::MissingSection(s)));
+            return Err(err(
+                header_at::section_count,
+                LoadErrorKind::MissingSection(s),
+            ));
         }
     }
     Ok(Rom { bytes, t, stripped })
+}
+
+/// The header checksum over `head` (the header and the section table): FNV-1a 32 of every
+/// byte but the checksum field itself.
+pub(super) fn header_checksum(head: &[u8]) -> u32 {
+    let (a, b) = (header_at::checksum, header_at::reserved);
+    fnv1a32_continue(fnv1a32(&head[..a]), &head[b..])
 }
 
 fn check_zero(bytes: &[u8], from: usize, to: usize) -> R<()> {
@@ -273,10 +301,10 @@ fn validate(rom: &Rom<'_>) -> R<()> {
     let data = rom.t(Section::StrData);
     let mut start = 0usize;
     for i in 0..idx.len() {
-        let end = idx.u32(i, 0) as usize;
+        let end = idx.rec::<StrIndexRec>(i).end as usize;
         if end < start || end > data.data.len() {
             return Err(bad(
-                idx.at(i, 0),
+                idx.at(i, str_index_at::end),
                 "string end out of order or out of bounds",
             ));
         }
@@ -296,22 +324,34 @@ fn validate(rom: &Rom<'_>) -> R<()> {
     if meta.len() != 1 {
         return Err(bad(meta.base, "meta section must hold one record"));
     }
-    string_ref(rom, meta.u32(0, 0), meta.at(0, 0))?;
-    if meta.u32(0, 4) != 0 {
-        return Err(bad(meta.at(0, 4), "reserved field is not zero"));
+    let m: MetaRec = meta.rec(0);
+    string_ref(rom, m.toolchain, meta.at(0, meta_at::toolchain))?;
+    if m.reserved != 0 {
+        return Err(bad(
+            meta.at(0, meta_at::reserved),
+            "reserved field is not zero",
+        ));
     }
     let globals = rom.t(Section::Globals);
     for i in 0..globals.len() {
-        string_ref(rom, globals.u32(i, 0), globals.at(i, 0))?;
+        let name = globals.rec::<GlobalRec>(i).name;
+        string_ref(rom, name, globals.at(i, global_at::name))?;
     }
     let externs = rom.t(Section::Externs);
     for i in 0..externs.len() {
-        string_ref(rom, externs.u32(i, 0), externs.at(i, 0))?;
-        if externs.u8(i, 4) as usize > bytecode::MAX_ARGS {
-            return Err(bad(externs.at(i, 4), "extern arity above 20"));
+        let e: ExternRec = externs.rec(i);
+        string_ref(rom, e.name, externs.at(i, extern_at::name))?;
+        if e.arity as usize > bytecode::MAX_ARGS {
+            return Err(bad(
+                externs.at(i, extern_at::arity),
+                "extern arity above 20",
+            ));
         }
-        if externs.u8(i, 5) | externs.u8(i, 6) | externs.u8(i, 7) != 0 {
-            return Err(bad(externs.at(i, 5), "reserved field is not zero"));
+        if e.reserved_a != 0 || e.reserved_b != 0 {
+            return Err(bad(
+                externs.at(i, extern_at::reserved_a),
+                "reserved field is not zero",
+            ));
         }
     }
     validate_cells_tests_results(rom)?;
@@ -339,25 +379,40 @@ fn validate(rom: &Rom<'_>) -> R<()> {
 fn validate_cells_tests_results(rom: &Rom<'_>) -> R<()> {
     let cells = rom.t(Section::Cells);
     for i in 0..cells.len() {
-        if !point_ok(cells.i8(i, 0), cells.i8(i, 1)) {
-            return Err(bad(cells.at(i, 0), "cell offset out of range"));
+        let c: CellRec = cells.rec(i);
+        if !point_ok(c.dx, c.dy) {
+            return Err(bad(cells.at(i, cell_at::dx), "cell offset out of range"));
         }
-        if cells.u8(i, 2) > 15 {
-            return Err(bad(cells.at(i, 2), "cell state set above 15"));
+        if c.allowed > 15 {
+            return Err(bad(
+                cells.at(i, cell_at::allowed),
+                "cell state set above 15",
+            ));
         }
-        if cells.u8(i, 3) != 0 {
-            return Err(bad(cells.at(i, 3), "reserved field is not zero"));
+        if c.reserved != 0 {
+            return Err(bad(
+                cells.at(i, cell_at::reserved),
+                "reserved field is not zero",
+            ));
         }
     }
     let tests = rom.t(Section::Tests);
     let code = rom.t(Section::Bytecode);
     let globals = rom.global_count();
     let externs = *rom.t(Section::Externs);
-    let arity = |i: u16| ((i as usize) < externs.len()).then(|| externs.u8(i as usize, 4));
+    let arity =
+        |i: u16| ((i as usize) < externs.len()).then(|| externs.rec::<ExternRec>(i as usize).arity);
     let mut cursor = 0u32;
     for i in 0..tests.len() {
-        let (off, len) = (tests.u32(i, 0), tests.u32(i, 4));
-        contiguous(&mut cursor, off, len, code.data.len(), tests.at(i, 0))?;
+        let t: TestRec = tests.rec(i);
+        let (off, len) = (t.offset, t.len);
+        contiguous(
+            &mut cursor,
+            off,
+            len,
+            code.data.len(),
+            tests.at(i, test_at::offset),
+        )?;
         let block = &code.data[off as usize..(off + len) as usize];
         if let Err((pc, why)) = bytecode::validate(block, globals, &arity) {
             return Err(bad(code.base + off as usize + pc, why));
@@ -367,19 +422,28 @@ fn validate_cells_tests_results(rom: &Rom<'_>) -> R<()> {
     let results = rom.t(Section::Results);
     let nseq = rom.t(Section::Sequences).len();
     for i in 0..results.len() {
-        let kind = results.u8(i, 0);
-        if kind > 2 {
-            return Err(bad(results.at(i, 0), "unknown result kind"));
+        let r: ResultRec = results.rec(i);
+        if r.kind > 2 {
+            return Err(bad(results.at(i, result_at::kind), "unknown result kind"));
         }
-        if !point_ok(results.i8(i, 1), results.i8(i, 2)) {
-            return Err(bad(results.at(i, 1), "result point out of range"));
+        if !point_ok(r.dx, r.dy) {
+            return Err(bad(
+                results.at(i, result_at::dx),
+                "result point out of range",
+            ));
         }
-        if results.u8(i, 3) != 0 {
-            return Err(bad(results.at(i, 3), "reserved field is not zero"));
+        if r.reserved != 0 {
+            return Err(bad(
+                results.at(i, result_at::reserved),
+                "reserved field is not zero",
+            ));
         }
-        let seq = results.u32(i, 12);
-        if seq != NONE && (kind != 0 || seq as usize >= nseq) {
-            return Err(bad(results.at(i, 12), "sequence index out of range"));
+        let seq = r.sequence;
+        if seq != NONE && (r.kind != 0 || seq as usize >= nseq) {
+            return Err(bad(
+                results.at(i, result_at::sequence),
+                "sequence index out of range",
+            ));
         }
     }
     Ok(())
@@ -394,64 +458,78 @@ fn validate_classes(rom: &Rom<'_>) -> R<()> {
     let (mut item_cur, mut entry_cur, mut pat_cur, mut mask_cur) = (0u32, 0u32, 0u32, 0u32);
     for c in 0..classes.len() {
         let at = |f| classes.at(c, f);
-        string_ref(rom, classes.u32(c, 0), at(0))?;
-        let (w, h) = (classes.u8(c, 6), classes.u8(c, 7));
-        check_class_shape(
-            classes.u8(c, 4),
-            classes.u8(c, 5),
-            w,
-            h,
-            classes.u8(c, 8),
-            at(4),
-        )?;
-        let kernel = classes.u8(c, 9);
-        let words = classes.u8(c, 10) as u32;
-        match kernel {
+        let k: ClassRec = classes.rec(c);
+        string_ref(rom, k.name, at(class_at::name))?;
+        let (w, h) = (k.width, k.height);
+        check_class_shape(k.mode, k.focus, w, h, k.orient, at(class_at::mode))?;
+        let words = k.words as u32;
+        match k.kernel {
             0 if (1..=3).contains(&words) && w <= 7 && h <= 7 => {}
             1 if words == 0 => {}
-            _ => return Err(bad(at(9), "bad kernel / mask word count")),
+            _ => return Err(bad(at(class_at::kernel), "bad kernel / mask word count")),
         }
-        if classes.u8(c, 11) > 1 {
-            return Err(bad(at(11), "bad default flag"));
+        if k.has_default > 1 {
+            return Err(bad(at(class_at::has_default), "bad default flag"));
         }
-        if classes.u8(c, 11) == 0 && classes.i32(c, 12) != 0 {
-            return Err(bad(at(12), "default value without default flag"));
+        if k.has_default == 0 && k.default != 0 {
+            return Err(bad(
+                at(class_at::default),
+                "default value without default flag",
+            ));
         }
-        let (i0, ni) = (classes.u32(c, 16), classes.u32(c, 20));
-        let (e0, ne) = (classes.u32(c, 24), classes.u32(c, 28));
-        let (p0, np) = (classes.u32(c, 40), classes.u32(c, 44));
-        contiguous(&mut item_cur, i0, ni, items.len(), at(16))?;
-        contiguous(&mut entry_cur, e0, ne, entries.len(), at(24))?;
-        contiguous(&mut pat_cur, p0, np, patterns.len(), at(40))?;
+        let (i0, ni) = (k.first_item, k.item_count);
+        let (e0, ne) = (k.first_entry, k.entry_count);
+        let (p0, np) = (k.first_pattern, k.pattern_count);
+        contiguous(&mut item_cur, i0, ni, items.len(), at(class_at::first_item))?;
+        contiguous(
+            &mut entry_cur,
+            e0,
+            ne,
+            entries.len(),
+            at(class_at::first_entry),
+        )?;
+        contiguous(
+            &mut pat_cur,
+            p0,
+            np,
+            patterns.len(),
+            at(class_at::first_pattern),
+        )?;
         let nmask = ne
             .checked_mul(words)
-            .ok_or_else(|| bad(at(28), "mask count overflows"))?;
+            .ok_or_else(|| bad(at(class_at::entry_count), "mask count overflows"))?;
         contiguous(
             &mut mask_cur,
-            classes.u32(c, 32),
+            k.mask_first,
             nmask,
             masks.len(),
-            at(32),
+            at(class_at::mask_first),
         )?;
-        if classes.u32(c, 36) != 0 {
-            return Err(bad(at(36), "reserved field is not zero"));
+        if k.reserved != 0 {
+            return Err(bad(at(class_at::reserved), "reserved field is not zero"));
         }
         // entries
         for e in e0..e0 + ne {
             let e = e as usize;
-            let p = entries.u32(e, 0);
-            if p < p0 || p >= p0 + np {
+            let r: EntryRec = entries.rec(e);
+            if r.pattern < p0 || r.pattern >= p0 + np {
                 return Err(bad(
-                    entries.at(e, 0),
+                    entries.at(e, entry_at::pattern),
                     "entry's pattern is outside its class",
                 ));
             }
-            let (o, cov) = (entries.u8(e, 4), entries.u8(e, 5));
+            let (o, cov) = (r.orientation, r.covers);
             if o >= 8 || cov & (1 << o) == 0 {
-                return Err(bad(entries.at(e, 4), "bad orientation or covers set"));
+                return Err(bad(
+                    entries.at(e, entry_at::orientation),
+                    "bad orientation or covers set",
+                ));
             }
-            if entries.u16(e, 6) != 0 {
-                return Err(bad(entries.at(e, 6), "reserved field is not zero"));
+            if r.reserved != 0 {
+                return Err(bad(
+                    entries.at(e, entry_at::reserved),
+                    "reserved field is not zero",
+                ));
             }
         }
         // program
@@ -460,61 +538,73 @@ fn validate_classes(rom: &Rom<'_>) -> R<()> {
         let mut depth = 0usize;
         for i in i0..i0 + ni {
             let ii = i as usize;
-            let (kind, a, b, cl) = (
-                items.u32(ii, 0),
-                items.u32(ii, 4),
-                items.u32(ii, 8),
-                items.u32(ii, 12),
-            );
+            let ItemRec {
+                kind,
+                first: a,
+                end: b,
+                close: cl,
+            } = items.rec(ii);
             match kind {
                 ITEM_RUN | ITEM_GLOB => {
                     if a != next || b <= a || b > e0 + ne {
                         return Err(bad(
-                            items.at(ii, 4),
+                            items.at(ii, item_at::first),
                             "item entries out of order or out of bounds",
                         ));
                     }
                     next = b;
                     if kind == ITEM_GLOB {
                         if depth == MAX_GLOB_DEPTH {
-                            return Err(bad(items.at(ii, 0), "globs nested deeper than 16"));
+                            return Err(bad(
+                                items.at(ii, item_at::kind),
+                                "globs nested deeper than 16",
+                            ));
                         }
                         if cl <= i || cl >= i0 + ni {
-                            return Err(bad(items.at(ii, 12), "glob end out of range"));
+                            return Err(bad(items.at(ii, item_at::close), "glob end out of range"));
                         }
-                        let pat = entries.u32(a as usize, 0);
-                        if (a..b).any(|e| entries.u32(e as usize, 0) != pat) {
+                        let pat = entries.rec::<EntryRec>(a as usize).pattern;
+                        if (a..b).any(|e| entries.rec::<EntryRec>(e as usize).pattern != pat) {
                             return Err(bad(
-                                items.at(ii, 4),
+                                items.at(ii, item_at::first),
                                 "glob header entries of different patterns",
                             ));
                         }
                         stack[depth] = cl;
                         depth += 1;
                     } else if cl != 0 {
-                        return Err(bad(items.at(ii, 12), "reserved field is not zero"));
+                        return Err(bad(
+                            items.at(ii, item_at::close),
+                            "reserved field is not zero",
+                        ));
                     }
                 }
                 ITEM_END => {
                     if depth == 0 || stack[depth - 1] != i {
                         return Err(bad(
-                            items.at(ii, 0),
+                            items.at(ii, item_at::kind),
                             "glob end does not close the open glob",
                         ));
                     }
                     depth -= 1;
                     if a | b | cl != 0 {
-                        return Err(bad(items.at(ii, 4), "reserved field is not zero"));
+                        return Err(bad(
+                            items.at(ii, item_at::first),
+                            "reserved field is not zero",
+                        ));
                     }
                 }
-                _ => return Err(bad(items.at(ii, 0), "unknown item kind")),
+                _ => return Err(bad(items.at(ii, item_at::kind), "unknown item kind")),
             }
         }
         if depth != 0 {
-            return Err(bad(at(16), "unclosed glob"));
+            return Err(bad(at(class_at::first_item), "unclosed glob"));
         }
         if next != e0 + ne {
-            return Err(bad(at(24), "class entries not covered by its program"));
+            return Err(bad(
+                at(class_at::first_entry),
+                "class entries not covered by its program",
+            ));
         }
     }
     finished(item_cur, items.len(), items.base)?;
@@ -531,27 +621,31 @@ fn validate_classes(rom: &Rom<'_>) -> R<()> {
         rom.t(Section::DebugPatterns).len()
     };
     for p in 0..patterns.len() {
-        if patterns.u32(p, 0) as usize >= ndebug {
-            return Err(bad(patterns.at(p, 0), "pattern id has no debug record"));
+        let r: PatternRec = patterns.rec(p);
+        if r.id as usize >= ndebug {
+            return Err(bad(
+                patterns.at(p, pattern_at::id),
+                "pattern id has no debug record",
+            ));
         }
+        let at = |f| patterns.at(p, f);
         in_range(
-            patterns.u32(p, 8),
-            patterns.u32(p, 12),
+            r.first_cell,
+            r.cell_count,
             ncells,
-            patterns.at(p, 8),
+            at(pattern_at::first_cell),
         )?;
         in_range(
-            patterns.u32(p, 16),
-            patterns.u32(p, 20),
+            r.first_test,
+            r.test_count,
             ntests,
-            patterns.at(p, 16),
+            at(pattern_at::first_test),
         )?;
-        let r = patterns.u32(p, 24);
-        if r != NONE && r as usize >= nres {
-            return Err(bad(patterns.at(p, 24), "result index out of range"));
+        if r.result != NONE && r.result as usize >= nres {
+            return Err(bad(at(pattern_at::result), "result index out of range"));
         }
-        if patterns.u32(p, 28) != 0 {
-            return Err(bad(patterns.at(p, 28), "reserved field is not zero"));
+        if r.reserved != 0 {
+            return Err(bad(at(pattern_at::reserved), "reserved field is not zero"));
         }
     }
     Ok(())
@@ -562,21 +656,31 @@ fn validate_sequences(rom: &Rom<'_>) -> R<()> {
     let nodes = rom.t(Section::SeqNodes);
     let mut cur = 0u32;
     for s in 0..seqs.len() {
-        let (f, n) = (seqs.u32(s, 0), seqs.u32(s, 4));
-        contiguous(&mut cur, f, n, nodes.len(), seqs.at(s, 0))?;
+        let SequenceRec { first: f, count: n } = seqs.rec(s);
+        contiguous(&mut cur, f, n, nodes.len(), seqs.at(s, sequence_at::first))?;
         let mut prev: i32 = -1;
         for k in f..f + n {
             let k = k as usize;
-            let d = nodes.u16(k, 4) as i32;
+            let node: SeqNodeRec = nodes.rec(k);
+            let d = node.depth as i32;
             if d > prev + 1 {
-                return Err(bad(nodes.at(k, 4), "sequence depth jumps by more than one"));
+                return Err(bad(
+                    nodes.at(k, seq_node_at::depth),
+                    "sequence depth jumps by more than one",
+                ));
             }
             prev = d;
-            if nodes.u8(k, 2) > 1 || nodes.u8(k, 3) != 0 || nodes.u16(k, 6) != 0 {
-                return Err(bad(nodes.at(k, 2), "bad flags or reserved field"));
+            if node.flags > 1 || node.reserved_a != 0 || node.reserved_b != 0 {
+                return Err(bad(
+                    nodes.at(k, seq_node_at::flags),
+                    "bad flags or reserved field",
+                ));
             }
-            if !point_ok(nodes.i8(k, 0), nodes.i8(k, 1)) {
-                return Err(bad(nodes.at(k, 0), "sequence point out of range"));
+            if !point_ok(node.dx, node.dy) {
+                return Err(bad(
+                    nodes.at(k, seq_node_at::dx),
+                    "sequence point out of range",
+                ));
             }
         }
     }
@@ -592,77 +696,105 @@ fn validate_lenses(rom: &Rom<'_>, ntests: usize, nres: usize) -> R<()> {
     let (mut pc, mut fc, mut nc, mut lc) = (0u32, 0u32, 0u32, 0u32);
     let ncells = rom.t(Section::Cells).len();
     for l in 0..lenses.len() {
-        string_ref(rom, lenses.u32(l, 0), lenses.at(l, 0))?;
-        let (p0, np) = (lenses.u32(l, 8), lenses.u32(l, 12));
-        let (f0, nf) = (lenses.u32(l, 16), lenses.u32(l, 20));
-        let (n0, nn) = (lenses.u32(l, 24), lenses.u32(l, 28));
-        contiguous(&mut pc, p0, np, pts.len(), lenses.at(l, 8))?;
-        contiguous(&mut fc, f0, nf, fields.len(), lenses.at(l, 16))?;
-        contiguous(&mut nc, n0, nn, nodes.len(), lenses.at(l, 24))?;
+        let r: LensRec = lenses.rec(l);
+        let at = |f| lenses.at(l, f);
+        string_ref(rom, r.name, at(lens_at::name))?;
+        let (p0, np) = (r.first_point, r.point_count);
+        let (f0, nf) = (r.first_field, r.field_count);
+        let (n0, nn) = (r.first_node, r.node_count);
+        contiguous(&mut pc, p0, np, pts.len(), at(lens_at::first_point))?;
+        contiguous(&mut fc, f0, nf, fields.len(), at(lens_at::first_field))?;
+        contiguous(&mut nc, n0, nn, nodes.len(), at(lens_at::first_node))?;
         if np == 0 || np as usize > MAX_ENDPOINTS {
-            return Err(bad(lenses.at(l, 12), "a lens needs 1 to 8 endpoints"));
+            return Err(bad(
+                at(lens_at::point_count),
+                "a lens needs 1 to 8 endpoints",
+            ));
         }
         if nn == 0 {
-            return Err(bad(lenses.at(l, 28), "a lens needs a decision tree"));
+            return Err(bad(at(lens_at::node_count), "a lens needs a decision tree"));
         }
         for k in p0..p0 + np {
             let k = k as usize;
-            if !point_ok(pts.i8(k, 0), pts.i8(k, 1)) || pts.u16(k, 2) != 0 {
-                return Err(bad(pts.at(k, 0), "bad endpoint"));
+            let p: LensPointRec = pts.rec(k);
+            if !point_ok(p.dx, p.dy) || p.reserved != 0 {
+                return Err(bad(pts.at(k, lens_point_at::dx), "bad endpoint"));
             }
         }
-        if pts.i8(p0 as usize, 0) != 0 || pts.i8(p0 as usize, 1) != 0 {
-            return Err(bad(pts.at(p0 as usize, 0), "first endpoint must be (0, 0)"));
+        let first: LensPointRec = pts.rec(p0 as usize);
+        if first.dx != 0 || first.dy != 0 {
+            return Err(bad(
+                pts.at(p0 as usize, lens_point_at::dx),
+                "first endpoint must be (0, 0)",
+            ));
         }
         for f in f0..f0 + nf {
             let f = f as usize;
-            in_range(fields.u32(f, 0), fields.u32(f, 4), ncells, fields.at(f, 0))?;
-            in_range(fields.u32(f, 8), fields.u32(f, 12), ntests, fields.at(f, 8))?;
-            if fields.u32(f, 16) as usize >= nres {
-                return Err(bad(fields.at(f, 16), "result index out of range"));
+            let d: LensFieldRec = fields.rec(f);
+            let at = |x| fields.at(f, x);
+            in_range(
+                d.first_cell,
+                d.cell_count,
+                ncells,
+                at(lens_field_at::first_cell),
+            )?;
+            in_range(
+                d.first_test,
+                d.test_count,
+                ntests,
+                at(lens_field_at::first_test),
+            )?;
+            if d.result as usize >= nres {
+                return Err(bad(at(lens_field_at::result), "result index out of range"));
             }
-            if fields.u32(f, 20) != 0 {
-                return Err(bad(fields.at(f, 20), "reserved field is not zero"));
+            if d.reserved != 0 {
+                return Err(bad(
+                    at(lens_field_at::reserved),
+                    "reserved field is not zero",
+                ));
             }
         }
         for n in 0..nn {
             let k = (n0 + n) as usize;
-            match nodes.u8(k, 0) {
+            let node: LensNodeRec = nodes.rec(k);
+            let at = |x| nodes.at(k, x);
+            let children = [node.child0, node.child1, node.child2, node.child3];
+            match node.kind {
                 0 => {
-                    if !point_ok(nodes.i8(k, 1), nodes.i8(k, 2)) {
-                        return Err(bad(nodes.at(k, 1), "branch point out of range"));
+                    if !point_ok(node.dx, node.dy) {
+                        return Err(bad(at(lens_node_at::dx), "branch point out of range"));
                     }
-                    for c in 0..4 {
-                        let ch = nodes.u32(k, 4 + 4 * c);
+                    for (c, &ch) in children.iter().enumerate() {
                         if ch <= n || ch >= nn {
                             return Err(bad(
-                                nodes.at(k, 4 + 4 * c),
+                                at(lens_node_at::child0 + 4 * c),
                                 "child must follow its parent within the lens",
                             ));
                         }
                     }
                 }
                 1 => {
-                    let (first, count) = (nodes.u32(k, 4), nodes.u32(k, 8));
-                    contiguous(&mut lc, first, count, leaf.len(), nodes.at(k, 4))?;
+                    let (first, count) = (node.child0, node.child1);
+                    contiguous(&mut lc, first, count, leaf.len(), at(lens_node_at::child0))?;
                     for q in first..first + count {
-                        if leaf.u32(q as usize, 0) >= nf {
+                        if leaf.rec::<LeafFieldRec>(q as usize).field >= nf {
                             return Err(bad(
-                                leaf.at(q as usize, 0),
+                                leaf.at(q as usize, leaf_field_at::field),
                                 "leaf field index out of range",
                             ));
                         }
                     }
-                    if nodes.u8(k, 1) | nodes.u8(k, 2) != 0
-                        || nodes.u32(k, 12) | nodes.u32(k, 16) != 0
-                    {
-                        return Err(bad(nodes.at(k, 1), "reserved field is not zero"));
+                    if node.dx != 0 || node.dy != 0 || node.child2 | node.child3 != 0 {
+                        return Err(bad(at(lens_node_at::dx), "reserved field is not zero"));
                     }
                 }
-                _ => return Err(bad(nodes.at(k, 0), "unknown lens node kind")),
+                _ => return Err(bad(at(lens_node_at::kind), "unknown lens node kind")),
             }
-            if nodes.u8(k, 3) != 0 || nodes.u32(k, 20) != 0 {
-                return Err(bad(nodes.at(k, 3), "reserved field is not zero"));
+            if node.reserved_a != 0 || node.reserved_b != 0 {
+                return Err(bad(
+                    at(lens_node_at::reserved_a),
+                    "reserved field is not zero",
+                ));
             }
         }
     }
@@ -677,16 +809,20 @@ fn validate_joseki(rom: &Rom<'_>) -> R<()> {
     let blobs = rom.t(Section::Blobs);
     let mut cur = 0u32;
     for i in 0..j.len() {
-        string_ref(rom, j.u32(i, 0), j.at(i, 0))?;
+        let r: JosekiRec = j.rec(i);
+        string_ref(rom, r.name, j.at(i, joseki_at::name))?;
         contiguous(
             &mut cur,
-            j.u32(i, 4),
-            j.u32(i, 8),
+            r.offset,
+            r.len,
             blobs.data.len(),
-            j.at(i, 4),
+            j.at(i, joseki_at::offset),
         )?;
-        if j.u32(i, 12) != 0 {
-            return Err(bad(j.at(i, 12), "reserved field is not zero"));
+        if r.reserved != 0 {
+            return Err(bad(
+                j.at(i, joseki_at::reserved),
+                "reserved field is not zero",
+            ));
         }
     }
     finished(cur, blobs.data.len(), blobs.base)
@@ -695,31 +831,35 @@ fn validate_joseki(rom: &Rom<'_>) -> R<()> {
 fn validate_debug(rom: &Rom<'_>) -> R<()> {
     let files = rom.t(Section::DebugFiles);
     for i in 0..files.len() {
-        string_ref(rom, files.u32(i, 0), files.at(i, 0))?;
+        let name = files.rec::<DebugFileRec>(i).name;
+        string_ref(rom, name, files.at(i, debug_file_at::name))?;
     }
     let pats = rom.t(Section::DebugPatterns);
     let attrs = rom.t(Section::DebugAttrs);
     let mut cur = 0u32;
     for p in 0..pats.len() {
-        string_ref(rom, pats.u32(p, 0), pats.at(p, 0))?;
-        if pats.u32(p, 4) as usize >= files.len() {
-            return Err(bad(pats.at(p, 4), "file index out of range"));
+        let d: DebugPatternRec = pats.rec(p);
+        let at = |f| pats.at(p, f);
+        string_ref(rom, d.name, at(debug_pattern_at::name))?;
+        if d.file as usize >= files.len() {
+            return Err(bad(at(debug_pattern_at::file), "file index out of range"));
         }
-        if pats.u32(p, 8) > pats.u32(p, 12) {
-            return Err(bad(pats.at(p, 8), "span start after end"));
+        if d.start > d.end {
+            return Err(bad(at(debug_pattern_at::start), "span start after end"));
         }
         contiguous(
             &mut cur,
-            pats.u32(p, 16),
-            pats.u32(p, 20),
+            d.first_attr,
+            d.attr_count,
             attrs.len(),
-            pats.at(p, 16),
+            at(debug_pattern_at::first_attr),
         )?;
     }
     finished(cur, attrs.len(), attrs.base)?;
     for a in 0..attrs.len() {
-        string_ref(rom, attrs.u32(a, 0), attrs.at(a, 0))?;
-        string_ref(rom, attrs.u32(a, 4), attrs.at(a, 4))?;
+        let r: DebugAttrRec = attrs.rec(a);
+        string_ref(rom, r.key, attrs.at(a, debug_attr_at::key))?;
+        string_ref(rom, r.value, attrs.at(a, debug_attr_at::value))?;
     }
     Ok(())
 }

@@ -13,6 +13,7 @@
 //! "lut".
 
 use super::layout::{RING, edge_bit, point_bit};
+use super::records::{LutIndexRec, lut_index_at};
 use super::wire::{u8_at, u16_at, u32_at};
 use super::{ClassInfo, Kernel, LoadError, LoadErrorKind, NONE, Rom, Section};
 use crate::board::{BoardView, Colour};
@@ -298,8 +299,7 @@ impl<'a> Rom<'a> {
         if t.data.is_empty() {
             return None;
         }
-        let c = class.index;
-        let first = t.u32(c, 0);
+        let first = t.rec::<LutIndexRec>(class.index).first;
         if first == NONE {
             return None;
         }
@@ -331,13 +331,13 @@ pub(super) fn validate(rom: &Rom<'_>) -> Result<(), LoadError> {
     let mut cursor = nclass;
     for class in rom.classes() {
         let c = class.index;
-        let first = t.u32(c, 0);
+        let first = t.rec::<LutIndexRec>(c).first;
         if first == NONE {
             continue;
         }
         if first as usize != cursor {
             return Err(bad(
-                t.at(c, 0),
+                t.at(c, lut_index_at::first),
                 "lut class table does not continue the previous one",
             ));
         }
@@ -351,7 +351,7 @@ pub(super) fn validate(rom: &Rom<'_>) -> Result<(), LoadError> {
             );
         if !ok {
             return Err(bad(
-                t.at(c, 0),
+                t.at(c, lut_index_at::first),
                 "lut table for a class that is not a 3x3 packed class of at most 512 entries",
             ));
         }
@@ -611,13 +611,13 @@ pub(super) fn build(tables: &[Option<alloc::vec::Vec<u32>>]) -> alloc::vec::Vec<
     for t in tables {
         match t {
             Some(words) => {
-                index.extend_from_slice(&next.to_le_bytes());
+                LutIndexRec { first: next }.write_to(&mut index);
                 next += words.len() as u32;
                 for w in words {
                     body.extend_from_slice(&w.to_le_bytes());
                 }
             }
-            None => index.extend_from_slice(&NONE.to_le_bytes()),
+            None => LutIndexRec { first: NONE }.write_to(&mut index),
         }
     }
     index.extend_from_slice(&body);

@@ -7,6 +7,7 @@ pub mod compact;
 pub mod layout;
 mod load;
 pub mod lut;
+pub mod records;
 pub mod sliced;
 pub mod wire;
 #[cfg(feature = "alloc")]
@@ -19,6 +20,7 @@ pub use write::{
 };
 
 use core::fmt;
+use records::*;
 use wire::Table;
 
 /// First 8 bytes of every image.
@@ -28,9 +30,9 @@ pub const FORMAT_VERSION: u32 = 3;
 /// The oldest format version this VM reads.
 pub const MIN_FORMAT_VERSION: u32 = 1;
 /// Bytes before the section table.
-pub const HEADER_LEN: usize = 48;
+pub const HEADER_LEN: usize = records::HeaderRec::LEN;
 /// Bytes per section-table entry.
-pub const TABLE_ENTRY_LEN: usize = 16;
+pub const TABLE_ENTRY_LEN: usize = records::TableEntryRec::LEN;
 /// Header flag: debug sections are absent.
 pub const FLAG_STRIPPED: u32 = 1;
 /// Header flag (format v3): a compact-profile image ([`compact`]), read by [`CompactRom`].
@@ -158,34 +160,34 @@ impl Section {
     /// Bytes per record.
     pub const fn record_len(self) -> usize {
         match self {
-            Section::Meta => 8,
-            Section::StrIndex => 4,
+            Section::Meta => MetaRec::LEN,
+            Section::StrIndex => StrIndexRec::LEN,
             Section::StrData => 1,
-            Section::Globals => 4,
-            Section::Externs => 12,
-            Section::Classes => 48,
-            Section::Items => 16,
-            Section::Entries => 8,
-            Section::Masks => 8,
-            Section::Patterns => 32,
-            Section::Cells => 4,
-            Section::Tests => 12,
+            Section::Globals => GlobalRec::LEN,
+            Section::Externs => ExternRec::LEN,
+            Section::Classes => ClassRec::LEN,
+            Section::Items => ItemRec::LEN,
+            Section::Entries => EntryRec::LEN,
+            Section::Masks => MaskRec::LEN,
+            Section::Patterns => PatternRec::LEN,
+            Section::Cells => CellRec::LEN,
+            Section::Tests => TestRec::LEN,
             Section::Bytecode => 1,
-            Section::Results => 16,
-            Section::Sequences => 8,
-            Section::SeqNodes => 8,
-            Section::Lenses => 32,
-            Section::LensPoints => 4,
-            Section::LensFields => 24,
-            Section::LensNodes => 24,
-            Section::LeafFields => 4,
-            Section::Joseki => 16,
+            Section::Results => ResultRec::LEN,
+            Section::Sequences => SequenceRec::LEN,
+            Section::SeqNodes => SeqNodeRec::LEN,
+            Section::Lenses => LensRec::LEN,
+            Section::LensPoints => LensPointRec::LEN,
+            Section::LensFields => LensFieldRec::LEN,
+            Section::LensNodes => LensNodeRec::LEN,
+            Section::LeafFields => LeafFieldRec::LEN,
+            Section::Joseki => JosekiRec::LEN,
             Section::Blobs => 1,
-            Section::DebugFiles => 4,
-            Section::DebugPatterns => 24,
-            Section::DebugAttrs => 8,
-            Section::Sliced => 8,
-            Section::Lut => 4,
+            Section::DebugFiles => DebugFileRec::LEN,
+            Section::DebugPatterns => DebugPatternRec::LEN,
+            Section::DebugAttrs => DebugAttrRec::LEN,
+            Section::Sliced => SlicedIndexRec::LEN,
+            Section::Lut => LutIndexRec::LEN,
             Section::CompactClasses => compact::CLASS_RECORD_LEN,
             Section::CompactPatterns => 1,
             Section::CompactResults => 1,
@@ -516,21 +518,35 @@ impl<'a> Rom<'a> {
     }
     /// The version in the image's header (1, 2 or 3).
     pub fn format_version(&self) -> u32 {
-        wire::u32_at(self.bytes, 12)
+        HeaderRec::read(self.bytes).version
     }
     pub fn source_hash(&self) -> u64 {
-        wire::u64_at(self.bytes, 16)
+        HeaderRec::read(self.bytes).source_hash
     }
     pub fn is_stripped(&self) -> bool {
         self.stripped
     }
     pub fn toolchain(&self) -> &'a str {
-        self.string(self.t(Section::Meta).u32(0, 0))
+        self.string(self.t(Section::Meta).rec::<MetaRec>(0).toolchain)
     }
 
     /// String by index ("" when out of range; the loader checked every stored index).
     pub fn string(&self, i: u32) -> &'a str {
-        let idx = self.t(Section::StrIndex);
+        self.strings().get(i)
+    }
+}
+
+/// The string tables of an image.
+#[derive(Clone, Copy, Debug)]
+struct Strings<'a> {
+    index: Table<'a>,
+    data: Table<'a>,
+}
+
+impl<'a> Strings<'a> {
+    /// String `i` ("" when out of range).
+    fn get(&self, i: u32) -> &'a str {
+        let idx = &self.index;
         let i = i as usize;
         if i >= idx.len() {
             return "";
@@ -538,29 +554,31 @@ impl<'a> Rom<'a> {
         let start = if i == 0 {
             0
         } else {
-            idx.u32(i - 1, 0) as usize
+            idx.rec::<StrIndexRec>(i - 1).end as usize
         };
-        let end = idx.u32(i, 0) as usize;
-        self.t(Section::StrData)
+        let end = idx.rec::<StrIndexRec>(i).end as usize;
+        self.data
             .data
             .get(start..end)
             .and_then(|b| core::str::from_utf8(b).ok())
             .unwrap_or("")
     }
+}
 
+impl<'a> Rom<'a> {
     pub fn global_count(&self) -> usize {
         self.t(Section::Globals).len()
     }
     pub fn global_name(&self, i: usize) -> &'a str {
-        self.string(self.t(Section::Globals).u32(i, 0))
+        self.string(self.t(Section::Globals).rec::<GlobalRec>(i).name)
     }
     pub fn extern_count(&self) -> usize {
         self.t(Section::Externs).len()
     }
     /// `(name, arity, cost)` of an extern predicate.
     pub fn extern_info(&self, i: usize) -> (&'a str, u8, u32) {
-        let t = self.t(Section::Externs);
-        (self.string(t.u32(i, 0)), t.u8(i, 4), t.u32(i, 8))
+        let e: ExternRec = self.t(Section::Externs).rec(i);
+        (self.string(e.name), e.arity, e.cost)
     }
 
     // ---- classes ----
@@ -568,44 +586,47 @@ impl<'a> Rom<'a> {
         self.t(Section::Classes).len()
     }
     pub fn class(&self, id: ClassId) -> Option<ClassInfo<'a>> {
-        ((id.0 as usize) < self.class_count()).then_some(ClassInfo {
-            rom: *self,
-            index: id.0 as usize,
-        })
+        ((id.0 as usize) < self.class_count()).then(|| self.class_info(id.0 as usize))
+    }
+    /// The class at `index` (which must be in range): its decoded record and the few tables
+    /// it reads, not a copy of the whole `Rom` (which is 30 tables).
+    #[inline]
+    fn class_info(&self, index: usize) -> ClassInfo<'a> {
+        ClassInfo {
+            rec: self.t(Section::Classes).rec(index),
+            index,
+            items: *self.t(Section::Items),
+            masks: *self.t(Section::Masks),
+            strings: self.strings(),
+        }
+    }
+    /// The string tables.
+    #[inline]
+    fn strings(&self) -> Strings<'a> {
+        Strings {
+            index: *self.t(Section::StrIndex),
+            data: *self.t(Section::StrData),
+        }
     }
     pub fn class_by_name(&self, name: &str) -> Option<ClassId> {
         (0..self.class_count())
-            .find(|&i| self.string(self.t(Section::Classes).u32(i, 0)) == name)
+            .find(|&i| self.string(self.t(Section::Classes).rec::<ClassRec>(i).name) == name)
             .map(|i| ClassId(i as u32))
     }
     pub fn classes(&self) -> impl Iterator<Item = ClassInfo<'a>> + 'a {
         let rom = *self;
-        (0..self.class_count()).map(move |index| ClassInfo { rom, index })
+        (0..self.class_count()).map(move |index| rom.class_info(index))
     }
 
     // ---- class program ----
     pub fn item(&self, i: u32) -> Item {
-        let t = self.t(Section::Items);
-        let i = i as usize;
-        match t.u32(i, 0) {
-            ITEM_RUN => Item::Run {
-                first: t.u32(i, 4),
-                end: t.u32(i, 8),
-            },
-            ITEM_GLOB => Item::Glob {
-                first: t.u32(i, 4),
-                end: t.u32(i, 8),
-                close: t.u32(i, 12),
-            },
-            _ => Item::GlobEnd,
-        }
+        item_in(self.t(Section::Items), i)
     }
     /// `(pattern index, orientation, covers)` of a variant entry.
     #[inline]
     pub fn entry(&self, e: u32) -> (u32, u8, u8) {
-        let t = self.t(Section::Entries);
-        let e = e as usize;
-        (t.u32(e, 0), t.u8(e, 4), t.u8(e, 5))
+        let r: EntryRec = self.t(Section::Entries).rec(e as usize);
+        (r.pattern, r.orientation, r.covers)
     }
     pub fn entry_count(&self) -> usize {
         self.t(Section::Entries).len()
@@ -616,10 +637,10 @@ impl<'a> Rom<'a> {
         let n = class.entry_count() as usize;
         let rel = (e - class.first_entry()) as usize;
         for (w, slot) in m.iter_mut().enumerate().take(class.words()) {
-            *slot = wire::u64_at(
-                self.t(Section::Masks).data,
-                (class.mask_first() + w * n + rel) * 8,
-            );
+            *slot = self
+                .t(Section::Masks)
+                .rec::<MaskRec>(class.mask_first() + w * n + rel)
+                .bits;
         }
         m
     }
@@ -644,7 +665,7 @@ impl<'a> Rom<'a> {
             return None;
         }
         let t = self.t(Section::DebugPatterns);
-        ((id as usize) < t.len()).then(|| self.string(t.u32(id as usize, 0)))
+        ((id as usize) < t.len()).then(|| self.string(t.rec::<DebugPatternRec>(id as usize).name))
     }
     /// Debug record of a pattern id: `(name, file name, start, end)`.
     pub fn pattern_debug(&self, id: u32) -> Option<(&'a str, &'a str, u32, u32)> {
@@ -656,13 +677,9 @@ impl<'a> Rom<'a> {
         if i >= t.len() {
             return None;
         }
-        let files = self.t(Section::DebugFiles);
-        Some((
-            self.string(t.u32(i, 0)),
-            self.string(files.u32(t.u32(i, 4) as usize, 0)),
-            t.u32(i, 8),
-            t.u32(i, 12),
-        ))
+        let d: DebugPatternRec = t.rec(i);
+        let file: DebugFileRec = self.t(Section::DebugFiles).rec(d.file as usize);
+        Some((self.string(d.name), self.string(file.name), d.start, d.end))
     }
     /// `attr` pairs of a pattern id.
     pub fn pattern_attrs(&self, id: u32) -> impl Iterator<Item = (&'a str, &'a str)> + 'a {
@@ -671,14 +688,12 @@ impl<'a> Rom<'a> {
         let (first, count) = if self.stripped || id as usize >= t.len() {
             (0, 0)
         } else {
-            (t.u32(id as usize, 16), t.u32(id as usize, 20))
+            let d: DebugPatternRec = t.rec(id as usize);
+            (d.first_attr, d.attr_count)
         };
         (first..first + count).map(move |a| {
-            let at = rom.t(Section::DebugAttrs);
-            (
-                rom.string(at.u32(a as usize, 0)),
-                rom.string(at.u32(a as usize, 4)),
-            )
+            let r: DebugAttrRec = rom.t(Section::DebugAttrs).rec(a as usize);
+            (rom.string(r.key), rom.string(r.value))
         })
     }
     pub fn debug_files(&self) -> impl Iterator<Item = &'a str> + 'a {
@@ -688,7 +703,7 @@ impl<'a> Rom<'a> {
         } else {
             self.t(Section::DebugFiles).len()
         };
-        (0..n).map(move |i| rom.string(rom.t(Section::DebugFiles).u32(i, 0)))
+        (0..n).map(move |i| rom.string(rom.t(Section::DebugFiles).rec::<DebugFileRec>(i).name))
     }
 
     /// Cell `c`: `(dx, dy, allowed)`.
@@ -711,17 +726,15 @@ impl<'a> Rom<'a> {
     /// Nodes of a sequence in pre-order: `(point or None for pass, depth)`.
     pub fn sequence(&self, s: u32) -> impl Iterator<Item = (Option<(i8, i8)>, u16)> + 'a {
         let rom = *self;
-        let t = self.t(Section::Sequences);
-        let (first, count) = (t.u32(s as usize, 0), t.u32(s as usize, 4));
-        (first..first.saturating_add(count)).map(move |n| {
-            let nt = rom.t(Section::SeqNodes);
-            let n = n as usize;
-            let pt = if nt.u8(n, 2) & 1 != 0 {
+        let q: SequenceRec = self.t(Section::Sequences).rec(s as usize);
+        (q.first..q.first.saturating_add(q.count)).map(move |n| {
+            let node: SeqNodeRec = rom.t(Section::SeqNodes).rec(n as usize);
+            let pt = if node.flags & 1 != 0 {
                 None
             } else {
-                Some((nt.i8(n, 0), nt.i8(n, 1)))
+                Some((node.dx, node.dy))
             };
-            (pt, nt.u16(n, 4))
+            (pt, node.depth)
         })
     }
 
@@ -730,14 +743,20 @@ impl<'a> Rom<'a> {
         self.t(Section::Lenses).len()
     }
     pub fn lens(&self, id: LensId) -> Option<LensInfo<'a>> {
-        ((id.0 as usize) < self.lens_count()).then_some(LensInfo {
-            rom: *self,
-            index: id.0 as usize,
+        let index = id.0 as usize;
+        (index < self.lens_count()).then(|| LensInfo {
+            rec: self.t(Section::Lenses).rec(index),
+            index,
+            points: *self.t(Section::LensPoints),
+            fields: *self.t(Section::LensFields),
+            nodes: *self.t(Section::LensNodes),
+            leaf_fields: *self.t(Section::LeafFields),
+            strings: self.strings(),
         })
     }
     pub fn lens_by_name(&self, name: &str) -> Option<LensId> {
         (0..self.lens_count())
-            .find(|&i| self.string(self.t(Section::Lenses).u32(i, 0)) == name)
+            .find(|&i| self.string(self.t(Section::Lenses).rec::<LensRec>(i).name) == name)
             .map(|i| LensId(i as u32))
     }
 
@@ -747,11 +766,10 @@ impl<'a> Rom<'a> {
     }
     /// `(name, encoded bytes)` of joseki blob `i`.
     pub fn joseki_at(&self, i: usize) -> (&'a str, &'a [u8]) {
-        let t = self.t(Section::Joseki);
-        let off = t.u32(i, 4) as usize;
-        let len = t.u32(i, 8) as usize;
+        let j: JosekiRec = self.t(Section::Joseki).rec(i);
+        let (off, len) = (j.offset as usize, j.len as usize);
         (
-            self.string(t.u32(i, 0)),
+            self.string(j.name),
             self.t(Section::Blobs)
                 .data
                 .get(off..off + len)
@@ -766,41 +784,47 @@ impl<'a> Rom<'a> {
     }
 }
 
-/// A class of a loaded image.
+/// A class of a loaded image: its decoded record and the tables its methods read (no copy
+/// of the whole [`Rom`]).
 #[derive(Clone, Copy, Debug)]
 pub struct ClassInfo<'a> {
-    pub(crate) rom: Rom<'a>,
+    rec: ClassRec,
     pub(crate) index: usize,
+    items: Table<'a>,
+    masks: Table<'a>,
+    strings: Strings<'a>,
 }
 
 impl<'a> ClassInfo<'a> {
-    fn t(&self) -> &Table<'a> {
-        self.rom.t(Section::Classes)
+    /// The class's record.
+    #[inline(always)]
+    fn rec(&self) -> ClassRec {
+        self.rec
     }
     pub fn id(&self) -> ClassId {
         ClassId(self.index as u32)
     }
     pub fn name(&self) -> &'a str {
-        self.rom.string(self.t().u32(self.index, 0))
+        self.strings.get(self.rec().name)
     }
     pub fn mode(&self) -> Mode {
-        mode_from_u8(self.t().u8(self.index, 4))
+        mode_from_u8(self.rec().mode)
     }
     /// Allowed focus states (bit 0 friend, 1 foe, 2 empty, 3 off).
     pub fn focus(&self) -> u8 {
-        self.t().u8(self.index, 5)
+        self.rec().focus
     }
     pub fn width(&self) -> u8 {
-        self.t().u8(self.index, 6)
+        self.rec().width
     }
     pub fn height(&self) -> u8 {
-        self.t().u8(self.index, 7)
+        self.rec().height
     }
     pub fn orient(&self) -> OrientPolicy {
-        orient_from_u8(self.t().u8(self.index, 8))
+        orient_from_u8(self.rec().orient)
     }
     pub fn kernel(&self) -> Kernel {
-        if self.t().u8(self.index, 9) == 0 {
+        if self.rec().kernel == 0 {
             Kernel::Packed
         } else {
             Kernel::General
@@ -808,77 +832,91 @@ impl<'a> ClassInfo<'a> {
     }
     /// Mask words per variant (1..=3 packed, 0 general).
     pub fn words(&self) -> usize {
-        self.t().u8(self.index, 10) as usize
+        self.rec().words as usize
     }
     pub fn default_value(&self) -> Option<i32> {
-        (self.t().u8(self.index, 11) != 0).then(|| self.t().i32(self.index, 12))
+        let r = self.rec();
+        (r.has_default != 0).then_some(r.default)
     }
     pub fn first_item(&self) -> u32 {
-        self.t().u32(self.index, 16)
+        self.rec().first_item
     }
     pub fn item_count(&self) -> u32 {
-        self.t().u32(self.index, 20)
+        self.rec().item_count
     }
     pub fn first_entry(&self) -> u32 {
-        self.t().u32(self.index, 24)
+        self.rec().first_entry
     }
     pub fn entry_count(&self) -> u32 {
-        self.t().u32(self.index, 28)
+        self.rec().entry_count
     }
     pub(crate) fn mask_first(&self) -> usize {
-        self.t().u32(self.index, 32) as usize
+        self.rec().mask_first as usize
     }
     pub fn first_pattern(&self) -> u32 {
-        self.t().u32(self.index, 40)
+        self.rec().first_pattern
     }
     pub fn pattern_count(&self) -> u32 {
-        self.t().u32(self.index, 44)
+        self.rec().pattern_count
     }
     /// The class program.
     pub fn items(&self) -> impl Iterator<Item = Item> + 'a {
-        let rom = self.rom;
-        (self.first_item()..self.first_item() + self.item_count()).map(move |i| rom.item(i))
+        let items = self.items;
+        (self.first_item()..self.first_item() + self.item_count()).map(move |i| item_in(&items, i))
     }
     /// The mask words of word `w` for all entries of the class (`entry_count * 8` bytes).
     #[inline]
     pub(crate) fn mask_words(&self, w: usize) -> &'a [u8] {
         let n = self.entry_count() as usize;
         let start = (self.mask_first() + w * n) * 8;
-        self.rom
-            .t(Section::Masks)
-            .data
-            .get(start..start + n * 8)
-            .unwrap_or(&[])
+        self.masks.data.get(start..start + n * 8).unwrap_or(&[])
+    }
+}
+
+/// Item `i` of an items table.
+#[inline]
+fn item_in(t: &Table<'_>, i: u32) -> Item {
+    let r: ItemRec = t.rec(i as usize);
+    match r.kind {
+        ITEM_RUN => Item::Run {
+            first: r.first,
+            end: r.end,
+        },
+        ITEM_GLOB => Item::Glob {
+            first: r.first,
+            end: r.end,
+            close: r.close,
+        },
+        _ => Item::GlobEnd,
     }
 }
 
 /// Cell `c` of a cells table: `(dx, dy, allowed)`.
 #[inline]
 fn cell_in(t: &Table<'_>, c: u32) -> (i8, i8, u8) {
-    (
-        t.i8(c as usize, 0),
-        t.i8(c as usize, 1),
-        t.u8(c as usize, 2),
-    )
+    let r: CellRec = t.rec(c as usize);
+    (r.dx, r.dy, r.allowed)
 }
 
 /// Test `i` of a tests table: its bytecode and cost.
 fn test_in<'a>(tests: &Table<'a>, bytecode: &Table<'a>, i: u32) -> (&'a [u8], u32) {
-    let i = i as usize;
-    let off = tests.u32(i, 0) as usize;
-    let len = tests.u32(i, 4) as usize;
-    (
-        bytecode.data.get(off..off + len).unwrap_or(&[]),
-        tests.u32(i, 8),
-    )
+    let r: TestRec = tests.rec(i as usize);
+    let (off, len) = (r.offset as usize, r.len as usize);
+    (bytecode.data.get(off..off + len).unwrap_or(&[]), r.cost)
 }
 
 /// Result `r` of a results table.
 fn result_in(t: &Table<'_>, r: u32) -> RawResult {
-    let r = r as usize;
-    let (dx, dy) = (t.i8(r, 1), t.i8(r, 2));
-    let (value, bits, seq) = (t.i32(r, 4), t.u32(r, 8), t.u32(r, 12));
-    match t.u8(r, 0) {
+    let ResultRec {
+        kind,
+        dx,
+        dy,
+        value,
+        bits,
+        sequence: seq,
+        ..
+    } = t.rec(r as usize);
+    match kind {
         0 => RawResult::Move {
             dx,
             dy,
@@ -904,39 +942,47 @@ pub struct PatternInfo<'a> {
 }
 
 impl<'a> PatternInfo<'a> {
-    fn t(&self) -> &Table<'a> {
-        &self.patterns
+    /// The pattern's record.
+    #[inline(always)]
+    fn rec(&self) -> PatternRec {
+        self.patterns.rec(self.index)
     }
     /// `PatternSpec::id` (index of its debug record).
     pub fn id(&self) -> u32 {
-        self.t().u32(self.index, 0)
+        self.rec().id
     }
     pub fn priority(&self) -> i32 {
-        self.t().i32(self.index, 4)
+        self.rec().priority
     }
     /// Cells in the drawn orientation: `(dx, dy, allowed states)`.
     pub fn cells(&self) -> impl Iterator<Item = (i8, i8, u8)> + 'a {
         let cells = self.cells;
-        let (f, n) = (self.t().u32(self.index, 8), self.t().u32(self.index, 12));
-        (f..f + n).map(move |c| cell_in(&cells, c))
+        let r = self.rec();
+        (r.first_cell..r.first_cell + r.cell_count).map(move |c| cell_in(&cells, c))
     }
     /// Test blocks in run order: `(bytecode, cost)`.
     pub fn tests(&self) -> impl Iterator<Item = (&'a [u8], u32)> + 'a {
         let (tests, bytecode) = (self.tests, self.bytecode);
-        let (f, n) = (self.t().u32(self.index, 16), self.t().u32(self.index, 20));
-        (f..f + n).map(move |i| test_in(&tests, &bytecode, i))
+        let r = self.rec();
+        (r.first_test..r.first_test + r.test_count).map(move |i| test_in(&tests, &bytecode, i))
     }
     pub fn result(&self) -> Option<RawResult> {
-        let r = self.t().u32(self.index, 24);
+        let r = self.rec().result;
         (r != NONE).then(|| result_in(&self.results, r))
     }
 }
 
-/// A lens of a loaded image.
+/// A lens of a loaded image: its decoded record and the tables its methods read (no copy of
+/// the whole [`Rom`]).
 #[derive(Clone, Copy, Debug)]
 pub struct LensInfo<'a> {
-    pub(crate) rom: Rom<'a>,
+    rec: LensRec,
     pub(crate) index: usize,
+    points: Table<'a>,
+    fields: Table<'a>,
+    nodes: Table<'a>,
+    leaf_fields: Table<'a>,
+    strings: Strings<'a>,
 }
 
 /// A lens decision-tree node (children and fields are indices relative to the lens).
@@ -947,66 +993,68 @@ pub enum LensNode {
 }
 
 impl<'a> LensInfo<'a> {
-    fn t(&self) -> &Table<'a> {
-        self.rom.t(Section::Lenses)
+    /// The lens's record.
+    #[inline(always)]
+    fn rec(&self) -> LensRec {
+        self.rec
     }
     pub fn id(&self) -> LensId {
         LensId(self.index as u32)
     }
     pub fn name(&self) -> &'a str {
-        self.rom.string(self.t().u32(self.index, 0))
+        self.strings.get(self.rec().name)
     }
     pub fn lens_type(&self) -> u32 {
-        self.t().u32(self.index, 4)
+        self.rec().lens_type
     }
     /// Written endpoints relative to the first.
     pub fn endpoints(&self) -> impl Iterator<Item = (i8, i8)> + 'a {
-        let rom = self.rom;
-        let (f, n) = (self.t().u32(self.index, 8), self.t().u32(self.index, 12));
-        (f..f + n).map(move |i| {
-            let p = rom.t(Section::LensPoints);
-            (p.i8(i as usize, 0), p.i8(i as usize, 1))
+        let points = self.points;
+        let r = self.rec();
+        (r.first_point..r.first_point + r.point_count).map(move |i| {
+            let p: LensPointRec = points.rec(i as usize);
+            (p.dx, p.dy)
         })
     }
     pub fn endpoint_count(&self) -> u32 {
-        self.t().u32(self.index, 12)
+        self.rec().point_count
     }
     pub fn field_count(&self) -> u32 {
-        self.t().u32(self.index, 20)
+        self.rec().field_count
     }
     /// Field `f`: `(cells first, cells count, tests first, tests count, result index)`.
     pub fn field(&self, f: u32) -> (u32, u32, u32, u32, u32) {
-        let i = (self.t().u32(self.index, 16) + f) as usize;
-        let t = self.rom.t(Section::LensFields);
+        let i = (self.rec().first_field + f) as usize;
+        let r: LensFieldRec = self.fields.rec(i);
         (
-            t.u32(i, 0),
-            t.u32(i, 4),
-            t.u32(i, 8),
-            t.u32(i, 12),
-            t.u32(i, 16),
+            r.first_cell,
+            r.cell_count,
+            r.first_test,
+            r.test_count,
+            r.result,
         )
     }
     pub fn node_count(&self) -> u32 {
-        self.t().u32(self.index, 28)
+        self.rec().node_count
     }
     pub fn node(&self, n: u32) -> LensNode {
-        let i = (self.t().u32(self.index, 24) + n) as usize;
-        let t = self.rom.t(Section::LensNodes);
-        if t.u8(i, 0) == 0 {
+        let i = (self.rec().first_node + n) as usize;
+        let r: LensNodeRec = self.nodes.rec(i);
+        if r.kind == 0 {
             LensNode::Branch {
-                dx: t.i8(i, 1),
-                dy: t.i8(i, 2),
-                children: [t.u32(i, 4), t.u32(i, 8), t.u32(i, 12), t.u32(i, 16)],
+                dx: r.dx,
+                dy: r.dy,
+                children: [r.child0, r.child1, r.child2, r.child3],
             }
         } else {
             LensNode::Leaf {
-                first: t.u32(i, 4),
-                count: t.u32(i, 8),
+                first: r.child0,
+                count: r.child1,
             }
         }
     }
     /// Field index stored at leaf-list position `k`.
     pub fn leaf_field(&self, k: u32) -> u32 {
-        self.rom.t(Section::LeafFields).u32(k as usize, 0)
+        self.leaf_fields.rec::<LeafFieldRec>(k as usize).field
     }
 }

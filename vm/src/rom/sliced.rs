@@ -6,6 +6,7 @@
 //! mask kernel and the sliced kernel agree by construction; an image without it still loads
 //! and runs the mask kernel. Byte layout: `docs/rom-format.md`, "sliced".
 
+use super::records::{SlicedIndexRec, sliced_index_at};
 use super::wire::{Table, u64_at};
 use super::{ClassInfo, LoadError, LoadErrorKind, Rom, Section};
 
@@ -70,13 +71,13 @@ impl<'a> Rom<'a> {
         if t.data.is_empty() {
             return None;
         }
-        let c = class.index;
-        let bw = t.u8(c, 4) as usize;
+        let r: SlicedIndexRec = t.rec(class.index);
+        let bw = r.block_words as usize;
         if bw == 0 {
             return None;
         }
-        let rows = t.u8(c, 5) as usize;
-        let first = t.u32(c, 0) as usize;
+        let rows = r.rows as usize;
+        let first = r.first as usize;
         let n = class.entry_count() as usize;
         let len = n.div_ceil(64 * bw) * rows * bw;
         let bytes = t.data.get(first * 8..(first + len) * 8)?;
@@ -106,13 +107,17 @@ pub(super) fn validate(rom: &Rom<'_>) -> Result<(), LoadError> {
     let mut cursor = nclass;
     for class in rom.classes() {
         let c = class.index;
-        let (first, bw, rows_c) = (t.u32(c, 0) as usize, t.u8(c, 4) as usize, t.u8(c, 5));
-        if t.u16(c, 6) != 0 {
-            return Err(bad(t.at(c, 6), "reserved field is not zero"));
+        let r: SlicedIndexRec = t.rec(c);
+        let (first, bw, rows_c) = (r.first as usize, r.block_words as usize, r.rows);
+        if r.reserved != 0 {
+            return Err(bad(
+                t.at(c, sliced_index_at::reserved),
+                "reserved field is not zero",
+            ));
         }
         if first != cursor {
             return Err(bad(
-                t.at(c, 0),
+                t.at(c, sliced_index_at::first),
                 "sliced class tables do not continue the previous ones",
             ));
         }
@@ -121,27 +126,33 @@ pub(super) fn validate(rom: &Rom<'_>) -> Result<(), LoadError> {
         if !packed {
             if bw != 0 || rows_c != 0 {
                 return Err(bad(
-                    t.at(c, 4),
+                    t.at(c, sliced_index_at::block_words),
                     "sliced tables for a class without packed entries",
                 ));
             }
             continue;
         }
         if !matches!(bw, 1 | 2 | 4 | 8) {
-            return Err(bad(t.at(c, 4), "sliced block words not 1, 2, 4 or 8"));
+            return Err(bad(
+                t.at(c, sliced_index_at::block_words),
+                "sliced block words not 1, 2, 4 or 8",
+            ));
         }
         let words = class.words();
         let rows = rows(words);
         if rows_c as usize != rows {
             return Err(bad(
-                t.at(c, 5),
+                t.at(c, sliced_index_at::rows),
                 "sliced row count does not match the class's mask words",
             ));
         }
         let blocks = n.div_ceil(64 * bw);
         let len = blocks * rows * bw;
         if first + len > t.len() {
-            return Err(bad(t.at(c, 0), "sliced class tables out of bounds"));
+            return Err(bad(
+                t.at(c, sliced_index_at::first),
+                "sliced class tables out of bounds",
+            ));
         }
         // Every table word equals the transpose of the 64 masks it covers.
         let masks = rom.t(Section::Masks).data;
@@ -190,7 +201,10 @@ pub(super) fn build(classes: &[Option<ClassMasks>], max_bw: usize) -> alloc::vec
     let mut tables: Vec<u64> = Vec::new();
     for c in classes {
         let first = (classes.len() + tables.len()) as u32;
-        index.extend_from_slice(&first.to_le_bytes());
+        let mut rec = SlicedIndexRec {
+            first,
+            ..SlicedIndexRec::default()
+        };
         match c {
             Some((masks, words)) if !masks.is_empty() => {
                 let (n, rows) = (masks.len(), rows(*words));
@@ -208,10 +222,11 @@ pub(super) fn build(classes: &[Option<ClassMasks>], max_bw: usize) -> alloc::vec
                         }
                     }
                 }
-                index.extend_from_slice(&[bw as u8, rows as u8, 0, 0]);
+                (rec.block_words, rec.rows) = (bw as u8, rows as u8);
             }
-            _ => index.extend_from_slice(&[0, 0, 0, 0]),
+            _ => {}
         }
+        rec.write_to(&mut index);
     }
     for w in tables {
         index.extend_from_slice(&w.to_le_bytes());

@@ -62,7 +62,56 @@ pub fn u64_at(b: &[u8], off: usize) -> u64 {
     }
 }
 
-/// A section viewed as an array of fixed-size records.
+/// A little-endian field type of a record (`super::records`): both directions in one place.
+pub trait Field: Copy {
+    /// The field at `off` of `b` (0 when out of range).
+    fn get(b: &[u8], off: usize) -> Self;
+    /// Appends the field.
+    #[cfg(feature = "alloc")]
+    fn put(self, out: &mut alloc::vec::Vec<u8>);
+}
+
+macro_rules! field {
+    ($($t:ty => $get:ident),*) => {$(
+        impl Field for $t {
+            #[inline(always)]
+            fn get(b: &[u8], off: usize) -> Self {
+                $get(b, off)
+            }
+            #[cfg(feature = "alloc")]
+            #[inline]
+            fn put(self, out: &mut alloc::vec::Vec<u8>) {
+                out.extend_from_slice(&self.to_le_bytes());
+            }
+        }
+    )*};
+}
+
+field!(u8 => u8_at, i8 => i8_at, u16 => u16_at, u32 => u32_at, i32 => i32_at, u64 => u64_at);
+
+/// Appends a little-endian `u16` (header and section-table fields).
+#[cfg(feature = "alloc")]
+pub fn put_u16(out: &mut alloc::vec::Vec<u8>, v: u16) {
+    v.put(out)
+}
+/// Appends a little-endian `u32`.
+#[cfg(feature = "alloc")]
+pub fn put_u32(out: &mut alloc::vec::Vec<u8>, v: u32) {
+    v.put(out)
+}
+/// Appends a little-endian `i32`.
+#[cfg(feature = "alloc")]
+pub fn put_i32(out: &mut alloc::vec::Vec<u8>, v: i32) {
+    v.put(out)
+}
+/// Appends a little-endian `u64`.
+#[cfg(feature = "alloc")]
+pub fn put_u64(out: &mut alloc::vec::Vec<u8>, v: u64) {
+    v.put(out)
+}
+
+/// A section viewed as an array of fixed-size records, decoded through their types in
+/// [`super::records`] (`Table::rec`): no field is read by a bare offset.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Table<'a> {
     pub data: &'a [u8],
@@ -95,25 +144,10 @@ impl<'a> Table<'a> {
             .get(start..start.wrapping_add(self.rec))
             .unwrap_or(&[])
     }
-    #[inline]
-    pub fn u8(&self, i: usize, field: usize) -> u8 {
-        u8_at(self.get(i), field)
-    }
-    #[inline]
-    pub fn i8(&self, i: usize, field: usize) -> i8 {
-        i8_at(self.get(i), field)
-    }
-    #[inline]
-    pub fn u16(&self, i: usize, field: usize) -> u16 {
-        u16_at(self.get(i), field)
-    }
-    #[inline]
-    pub fn u32(&self, i: usize, field: usize) -> u32 {
-        u32_at(self.get(i), field)
-    }
-    #[inline]
-    pub fn i32(&self, i: usize, field: usize) -> i32 {
-        i32_at(self.get(i), field)
+    /// Record `i` decoded (all fields 0 when out of range).
+    #[inline(always)]
+    pub fn rec<R: super::records::Record>(&self, i: usize) -> R {
+        R::read(self.get(i))
     }
     /// File offset of a field, for error reports.
     pub fn at(&self, i: usize, field: usize) -> usize {

@@ -4,7 +4,8 @@
 
 use super::bytecode::*;
 use super::layout;
-use super::wire::{fnv1a32, fnv1a32_continue};
+use super::records::*;
+use super::wire::fnv1a32;
 use super::*;
 use crate::geometry::Orientation;
 use crate::spec::*;
@@ -59,23 +60,11 @@ impl Strings {
         }
         let i = self.map.len() as u32;
         self.data.extend_from_slice(s.as_bytes());
-        put_u32(&mut self.index, self.data.len() as u32);
+        let end = self.data.len() as u32;
+        StrIndexRec { end }.write_to(&mut self.index);
         self.map.insert(s.to_string(), i);
         i
     }
-}
-
-pub(super) fn put_u16(v: &mut Vec<u8>, x: u16) {
-    v.extend_from_slice(&x.to_le_bytes());
-}
-pub(super) fn put_u32(v: &mut Vec<u8>, x: u32) {
-    v.extend_from_slice(&x.to_le_bytes());
-}
-pub(super) fn put_i32(v: &mut Vec<u8>, x: i32) {
-    v.extend_from_slice(&x.to_le_bytes());
-}
-fn put_u64(v: &mut Vec<u8>, x: u64) {
-    v.extend_from_slice(&x.to_le_bytes());
 }
 
 pub(super) fn off8(d: i16, what: &str) -> Result<i8, WriteError> {
@@ -141,8 +130,13 @@ impl W {
         if c.allowed > 15 {
             return fail("cell state set above 15");
         }
-        self.out(Section::Cells)
-            .extend_from_slice(&[dx as u8, dy as u8, c.allowed, 0]);
+        let rec = CellRec {
+            dx,
+            dy,
+            allowed: c.allowed,
+            reserved: 0,
+        };
+        rec.write_to(self.out(Section::Cells));
         Ok(())
     }
 
@@ -155,7 +149,7 @@ impl W {
     /// A test's bytecode, validated.
     fn test_code(&self, t: &TestSpec) -> Result<Vec<u8>, WriteError> {
         let mut code = Vec::new();
-        self.expr(&t.expr, &mut code)?;
+        super::bytecode::encode(&t.expr, &mut code)?;
         let globals = self.nglobals;
         let arity = |i: u16| self.extern_arity.get(i as usize).copied();
         if let Err((_, why)) = validate(&code, globals, &arity) {
@@ -176,10 +170,12 @@ impl W {
         let idx = self.count(Section::Tests);
         let off = self.sec[Section::Bytecode.index()].len() as u32;
         self.out(Section::Bytecode).extend_from_slice(code);
-        let t_out = self.out(Section::Tests);
-        put_u32(t_out, off);
-        put_u32(t_out, code.len() as u32);
-        put_u32(t_out, cost);
+        let rec = TestRec {
+            offset: off,
+            len: code.len() as u32,
+            cost,
+        };
+        rec.write_to(self.out(Section::Tests));
         idx
     }
 
@@ -194,86 +190,6 @@ impl W {
         let i = self.push_test(&key.0, key.1);
         self.tests_seen.insert(key, i);
         Ok(i)
-    }
-
-    fn expr(&self, e: &TestExpr, c: &mut Vec<u8>) -> Result<(), WriteError> {
-        let pt = |c: &mut Vec<u8>, op: u8, o: &Offset| -> Result<(), WriteError> {
-            c.extend_from_slice(&[op, off8(o.dx, "test")? as u8, off8(o.dy, "test")? as u8]);
-            Ok(())
-        };
-        let col = |k: &crate::spec::Colour| match k {
-            crate::spec::Colour::Friend => 0u8,
-            crate::spec::Colour::Foe => 1u8,
-        };
-        match e {
-            TestExpr::Int(v) => {
-                c.push(OP_INT);
-                put_i32(c, *v);
-            }
-            TestExpr::Libs(o) => pt(c, OP_LIBS, o)?,
-            TestExpr::Line(o) => pt(c, OP_LINE, o)?,
-            TestExpr::Atari(o) => pt(c, OP_ATARI, o)?,
-            TestExpr::NbrAtari(o, k) => {
-                pt(c, OP_NBR_ATARI, o)?;
-                c.push(col(k));
-            }
-            TestExpr::Dist(o, k) => {
-                pt(c, OP_DIST, o)?;
-                c.push(col(k));
-            }
-            TestExpr::Count { at, states, radius } => {
-                pt(c, OP_COUNT, at)?;
-                c.extend_from_slice(&[*states, *radius]);
-            }
-            TestExpr::Any { at, stones: radius } => {
-                pt(c, OP_ANY, at)?;
-                c.push(*radius);
-            }
-            TestExpr::Adj(o) => pt(c, OP_ADJ, o)?,
-            TestExpr::Empty8(o) => pt(c, OP_EMPTY8, o)?,
-            TestExpr::Empty25(o) => pt(c, OP_EMPTY25, o)?,
-            TestExpr::Mark(o) => pt(c, OP_MARK, o)?,
-            TestExpr::Global(i) => {
-                c.push(OP_GLOBAL);
-                put_u16(c, *i);
-            }
-            TestExpr::Extern { index, args } => {
-                if args.len() > MAX_ARGS {
-                    return fail("more than 20 extern arguments");
-                }
-                c.push(OP_EXTERN);
-                put_u16(c, *index);
-                c.push(args.len() as u8);
-                for a in args {
-                    match a {
-                        ExternArg::Point(o) => c.extend_from_slice(&[
-                            ARG_POINT,
-                            off8(o.dx, "test")? as u8,
-                            off8(o.dy, "test")? as u8,
-                        ]),
-                        ExternArg::Int(v) => {
-                            c.push(ARG_INT);
-                            put_i32(c, *v);
-                        }
-                        ExternArg::Colour(k) => c.extend_from_slice(&[ARG_COLOUR, col(k)]),
-                    }
-                }
-            }
-            TestExpr::Not(a) => {
-                self.expr(a, c)?;
-                c.push(OP_NOT);
-            }
-            TestExpr::Neg(a) => {
-                self.expr(a, c)?;
-                c.push(OP_NEG);
-            }
-            TestExpr::Bin(op, a, b) => {
-                self.expr(a, c)?;
-                self.expr(b, c)?;
-                c.push(OP_BIN + *op as u8);
-            }
-        }
-        Ok(())
     }
 
     pub(super) fn result(&mut self, r: &ResultSpec) -> Result<u32, WriteError> {
@@ -307,11 +223,16 @@ impl W {
             self.results_seen.insert(rec, i);
             return Ok(i);
         }
-        let o = self.out(Section::Results);
-        o.extend_from_slice(&[kind, dx as u8, dy as u8, 0]);
-        put_i32(o, value);
-        put_u32(o, bits);
-        put_u32(o, seq);
+        let rec = ResultRec {
+            kind,
+            dx,
+            dy,
+            reserved: 0,
+            value,
+            bits,
+            sequence: seq,
+        };
+        rec.write_to(self.out(Section::Results));
         Ok(idx)
     }
 
@@ -330,15 +251,17 @@ impl W {
             Some(r) => self.result(r)?,
             None => NONE,
         };
-        let o = self.out(Section::Patterns);
-        put_u32(o, p.id);
-        put_i32(o, p.priority);
-        put_u32(o, c0);
-        put_u32(o, p.cells.len() as u32);
-        put_u32(o, t0);
-        put_u32(o, p.tests.len() as u32);
-        put_u32(o, r);
-        put_u32(o, 0);
+        let rec = PatternRec {
+            id: p.id,
+            priority: p.priority,
+            first_cell: c0,
+            cell_count: p.cells.len() as u32,
+            first_test: t0,
+            test_count: p.tests.len() as u32,
+            result: r,
+            reserved: 0,
+        };
+        rec.write_to(self.out(Section::Patterns));
         Ok(idx)
     }
 }
@@ -496,22 +419,28 @@ pub fn try_write_with(spec: &RomSpec, opts: &WriteOptions) -> Result<Vec<u8>, Wr
         share: compact,
         ..W::default()
     };
-    let tool = w.s.id(&spec.toolchain);
-    put_u32(w.out(Section::Meta), tool);
-    put_u32(w.out(Section::Meta), 0);
+    let toolchain = w.s.id(&spec.toolchain);
+    let meta = MetaRec {
+        toolchain,
+        reserved: 0,
+    };
+    meta.write_to(w.out(Section::Meta));
     for g in &spec.globals {
-        let id = w.s.id(g);
-        put_u32(w.out(Section::Globals), id);
+        let name = w.s.id(g);
+        GlobalRec { name }.write_to(w.out(Section::Globals));
     }
     for e in &spec.externs {
         if e.arity as usize > MAX_ARGS {
             return fail("extern arity above 20");
         }
-        let id = w.s.id(&e.name);
-        let o = w.out(Section::Externs);
-        put_u32(o, id);
-        o.extend_from_slice(&[e.arity, 0, 0, 0]);
-        put_u32(o, e.cost);
+        let rec = ExternRec {
+            name: w.s.id(&e.name),
+            arity: e.arity,
+            reserved_a: 0,
+            reserved_b: 0,
+            cost: e.cost,
+        };
+        rec.write_to(w.out(Section::Externs));
         w.extern_arity.push(e.arity);
     }
     // sequences first: results refer to them
@@ -527,14 +456,18 @@ pub fn try_write_with(spec: &RomSpec, opts: &WriteOptions) -> Result<Vec<u8>, Wr
                 Some(o) => (off8(o.dx, "sequence")?, off8(o.dy, "sequence")?, 0u8),
                 None => (0, 0, 1),
             };
-            let o = w.out(Section::SeqNodes);
-            o.extend_from_slice(&[dx as u8, dy as u8, pass, 0]);
-            put_u16(o, n.depth);
-            put_u16(o, 0);
+            let rec = SeqNodeRec {
+                dx,
+                dy,
+                flags: pass,
+                reserved_a: 0,
+                depth: n.depth,
+                reserved_b: 0,
+            };
+            rec.write_to(w.out(Section::SeqNodes));
         }
-        let o = w.out(Section::Sequences);
-        put_u32(o, first);
-        put_u32(o, s.nodes.len() as u32);
+        let count = s.nodes.len() as u32;
+        SequenceRec { first, count }.write_to(w.out(Section::Sequences));
     }
     if compact {
         #[cfg(feature = "builder")]
@@ -562,8 +495,12 @@ pub fn try_write_with(spec: &RomSpec, opts: &WriteOptions) -> Result<Vec<u8>, Wr
         let p0 = w.count(Section::LensPoints);
         for e in &l.endpoints {
             let (dx, dy) = (off8(e.dx, "endpoint")?, off8(e.dy, "endpoint")?);
-            w.out(Section::LensPoints)
-                .extend_from_slice(&[dx as u8, dy as u8, 0, 0]);
+            let rec = LensPointRec {
+                dx,
+                dy,
+                reserved: 0,
+            };
+            rec.write_to(w.out(Section::LensPoints));
         }
         let f0 = w.count(Section::LensFields);
         for f in &l.fields {
@@ -576,13 +513,15 @@ pub fn try_write_with(spec: &RomSpec, opts: &WriteOptions) -> Result<Vec<u8>, Wr
                 w.test(t)?;
             }
             let r = w.result(&f.result)?;
-            let o = w.out(Section::LensFields);
-            put_u32(o, c0);
-            put_u32(o, f.states.len() as u32);
-            put_u32(o, t0);
-            put_u32(o, f.tests.len() as u32);
-            put_u32(o, r);
-            put_u32(o, 0);
+            let rec = LensFieldRec {
+                first_cell: c0,
+                cell_count: f.states.len() as u32,
+                first_test: t0,
+                test_count: f.tests.len() as u32,
+                result: r,
+                reserved: 0,
+            };
+            rec.write_to(w.out(Section::LensFields));
         }
         let n0 = w.count(Section::LensNodes);
         for (i, n) in l.tree.iter().enumerate() {
@@ -598,12 +537,18 @@ pub fn try_write_with(spec: &RomSpec, opts: &WriteOptions) -> Result<Vec<u8>, Wr
                         ));
                     }
                     let (dx, dy) = (off8(at.dx, "lens")?, off8(at.dy, "lens")?);
-                    let o = w.out(Section::LensNodes);
-                    o.extend_from_slice(&[0, dx as u8, dy as u8, 0]);
-                    for &ch in children {
-                        put_u32(o, ch);
-                    }
-                    put_u32(o, 0);
+                    let [child0, child1, child2, child3] = *children;
+                    let rec = LensNodeRec {
+                        kind: 0,
+                        dx,
+                        dy,
+                        child0,
+                        child1,
+                        child2,
+                        child3,
+                        ..LensNodeRec::default()
+                    };
+                    rec.write_to(w.out(Section::LensNodes));
                 }
                 TreeNode::Leaf { fields } => {
                     if fields.iter().any(|&f| f as usize >= l.fields.len()) {
@@ -613,46 +558,50 @@ pub fn try_write_with(spec: &RomSpec, opts: &WriteOptions) -> Result<Vec<u8>, Wr
                         ));
                     }
                     let first = w.count(Section::LeafFields);
-                    for &f in fields {
-                        put_u32(w.out(Section::LeafFields), f);
+                    for &field in fields {
+                        LeafFieldRec { field }.write_to(w.out(Section::LeafFields));
                     }
-                    let o = w.out(Section::LensNodes);
-                    o.extend_from_slice(&[1, 0, 0, 0]);
-                    put_u32(o, first);
-                    put_u32(o, fields.len() as u32);
-                    put_u32(o, 0);
-                    put_u32(o, 0);
-                    put_u32(o, 0);
+                    let rec = LensNodeRec {
+                        kind: 1,
+                        child0: first,
+                        child1: fields.len() as u32,
+                        ..LensNodeRec::default()
+                    };
+                    rec.write_to(w.out(Section::LensNodes));
                 }
             }
         }
-        let o = w.out(Section::Lenses);
-        put_u32(o, name);
-        put_u32(o, l.lens_type);
-        put_u32(o, p0);
-        put_u32(o, l.endpoints.len() as u32);
-        put_u32(o, f0);
-        put_u32(o, l.fields.len() as u32);
-        put_u32(o, n0);
-        put_u32(o, l.tree.len() as u32);
+        let rec = LensRec {
+            name,
+            lens_type: l.lens_type,
+            first_point: p0,
+            point_count: l.endpoints.len() as u32,
+            first_field: f0,
+            field_count: l.fields.len() as u32,
+            first_node: n0,
+            node_count: l.tree.len() as u32,
+        };
+        rec.write_to(w.out(Section::Lenses));
     }
     for j in &spec.joseki {
         let name = w.s.id(&j.name);
         let off = w.sec[Section::Blobs.index()].len() as u32;
         w.out(Section::Blobs).extend_from_slice(&j.bytes);
-        let o = w.out(Section::Joseki);
-        put_u32(o, name);
-        put_u32(o, off);
-        put_u32(o, j.bytes.len() as u32);
-        put_u32(o, 0);
+        let rec = JosekiRec {
+            name,
+            offset: off,
+            len: j.bytes.len() as u32,
+            reserved: 0,
+        };
+        rec.write_to(w.out(Section::Joseki));
     }
     if let (true, Some(_d)) = (compact, &spec.debug) {
         #[cfg(feature = "builder")]
         super::compact::write::metadata(&mut w, spec, _d)?;
     } else if let Some(d) = &spec.debug {
         for f in &d.files {
-            let id = w.s.id(f);
-            put_u32(w.out(Section::DebugFiles), id);
+            let name = w.s.id(f);
+            DebugFileRec { name }.write_to(w.out(Section::DebugFiles));
         }
         let mut a0 = 0u32;
         for p in &d.patterns {
@@ -661,27 +610,24 @@ pub fn try_write_with(spec: &RomSpec, opts: &WriteOptions) -> Result<Vec<u8>, Wr
             }
             let name = w.s.id(&p.name);
             for (k, v) in &p.attrs {
-                let (k, v) = (w.s.id(k), w.s.id(v));
-                put_u32(w.out(Section::DebugAttrs), k);
-                put_u32(w.out(Section::DebugAttrs), v);
+                let (key, value) = (w.s.id(k), w.s.id(v));
+                DebugAttrRec { key, value }.write_to(w.out(Section::DebugAttrs));
             }
-            let o = w.out(Section::DebugPatterns);
-            put_u32(o, name);
-            put_u32(o, p.file);
-            put_u32(o, p.start.min(p.end));
-            put_u32(o, p.end);
-            put_u32(o, a0);
-            put_u32(o, p.attrs.len() as u32);
+            let rec = DebugPatternRec {
+                name,
+                file: p.file,
+                start: p.start.min(p.end),
+                end: p.end,
+                first_attr: a0,
+                attr_count: p.attrs.len() as u32,
+            };
+            rec.write_to(w.out(Section::DebugPatterns));
             a0 += p.attrs.len() as u32;
         }
         let n = d.patterns.len() as u32;
-        let ids_ok = (0..w.count(Section::Patterns) as usize).all(|p| {
-            u32::from_le_bytes(
-                w.sec[Section::Patterns.index()][p * 32..p * 32 + 4]
-                    .try_into()
-                    .unwrap(),
-            ) < n
-        });
+        let ids_ok = w.sec[Section::Patterns.index()]
+            .chunks_exact(PatternRec::LEN)
+            .all(|r| PatternRec::read(r).id < n);
         if !ids_ok {
             return fail("a pattern id has no debug record");
         }
@@ -749,17 +695,23 @@ fn fast_classes(
         let i0 = w.count(Section::Items);
         let e0 = w.count(Section::Entries);
         for it in &b.items {
-            let o = w.out(Section::Items);
-            put_u32(o, it[0]);
             let rebase = |x: u32| if it[0] == ITEM_END { 0 } else { x + e0 };
-            put_u32(o, rebase(it[1]));
-            put_u32(o, rebase(it[2]));
-            put_u32(o, if it[0] == ITEM_GLOB { it[3] + i0 } else { 0 });
+            let rec = ItemRec {
+                kind: it[0],
+                first: rebase(it[1]),
+                end: rebase(it[2]),
+                close: if it[0] == ITEM_GLOB { it[3] + i0 } else { 0 },
+            };
+            rec.write_to(w.out(Section::Items));
         }
         for &(p, o, cov, _) in &b.entries {
-            let out = w.out(Section::Entries);
-            put_u32(out, p);
-            out.extend_from_slice(&[o, cov, 0, 0]);
+            let rec = EntryRec {
+                pattern: p,
+                orientation: o,
+                covers: cov,
+                reserved: 0,
+            };
+            rec.write_to(w.out(Section::Entries));
         }
         let words = if packed {
             let mut n = 1;
@@ -776,7 +728,7 @@ fn fast_classes(
         };
         for k in 0..words {
             for e in &b.entries {
-                put_u64(w.out(Section::Masks), e.3[k]);
+                MaskRec { bits: e.3[k] }.write_to(w.out(Section::Masks));
             }
         }
         if opts.sliced_block_words != 0 {
@@ -794,25 +746,27 @@ fn fast_classes(
                 None
             });
         }
-        let o = w.out(Section::Classes);
-        put_u32(o, name);
-        let (mode, orient) = (mode_to_u8(c.mode), orient_to_u8(c.orient));
-        o.extend_from_slice(&[mode, c.focus, c.width, c.height]);
-        o.extend_from_slice(&[
-            orient,
-            if packed { 0 } else { 1 },
-            words as u8,
-            c.default_value.is_some() as u8,
-        ]);
-        put_i32(o, c.default_value.unwrap_or(0));
-        put_u32(o, i0);
-        put_u32(o, b.items.len() as u32);
-        put_u32(o, e0);
-        put_u32(o, b.entries.len() as u32);
-        put_u32(o, mask_cur);
-        put_u32(o, 0);
-        put_u32(o, p0);
-        put_u32(o, np);
+        let rec = ClassRec {
+            name,
+            mode: mode_to_u8(c.mode),
+            focus: c.focus,
+            width: c.width,
+            height: c.height,
+            orient: orient_to_u8(c.orient),
+            kernel: if packed { 0 } else { 1 },
+            words: words as u8,
+            has_default: c.default_value.is_some() as u8,
+            default: c.default_value.unwrap_or(0),
+            first_item: i0,
+            item_count: b.items.len() as u32,
+            first_entry: e0,
+            entry_count: b.entries.len() as u32,
+            mask_first: mask_cur,
+            reserved: 0,
+            first_pattern: p0,
+            pattern_count: np,
+        };
+        rec.write_to(w.out(Section::Classes));
         mask_cur += (words * b.entries.len()) as u32;
     }
     Ok(())
@@ -849,53 +803,65 @@ fn assemble(
     }
     let total = cur;
     let mut out = Vec::with_capacity(total);
-    out.extend_from_slice(&MAGIC);
-    put_u16(&mut out, 0xFEFF);
-    put_u16(&mut out, HEADER_LEN as u16);
-    put_u32(&mut out, FORMAT_VERSION);
-    put_u64(&mut out, spec.source_hash);
-    put_u32(&mut out, kinds.len() as u32);
-    put_u32(&mut out, flags);
-    put_u64(&mut out, total as u64);
-    put_u32(&mut out, 0); // header checksum, patched below
-    put_u32(&mut out, 0);
+    let header = HeaderRec {
+        magic: u64::from_le_bytes(MAGIC),
+        byte_order: 0xFEFF,
+        header_len: HEADER_LEN as u16,
+        version: FORMAT_VERSION,
+        source_hash: spec.source_hash,
+        section_count: kinds.len() as u32,
+        flags,
+        total_len: total as u64,
+        checksum: 0, // patched below
+        reserved: 0,
+    };
+    header.write_to(&mut out);
     for (s, &off) in kinds.iter().zip(&offs) {
         let data = &sec[s.index()];
-        put_u32(&mut out, *s as u32);
-        put_u32(&mut out, off as u32);
-        put_u32(&mut out, data.len() as u32);
-        put_u32(&mut out, fnv1a32(data));
+        let entry = TableEntryRec {
+            kind: *s as u32,
+            offset: off as u32,
+            len: data.len() as u32,
+            checksum: fnv1a32(data),
+        };
+        entry.write_to(&mut out);
     }
     for (s, &off) in kinds.iter().zip(&offs) {
         out.resize(off, 0);
         out.extend_from_slice(&sec[s.index()]);
     }
     out.resize(total, 0);
-    let sum = fnv1a32_continue(fnv1a32(&out[..40]), &out[44..table_end]);
-    out[40..44].copy_from_slice(&sum.to_le_bytes());
+    patch_header_checksum(&mut out[..table_end]);
     out
+}
+
+/// Writes the header checksum of `head` (the header and the section table) into it.
+fn patch_header_checksum(head: &mut [u8]) {
+    let sum = super::load::header_checksum(head);
+    let at = header_at::checksum;
+    head[at..at + 4].copy_from_slice(&sum.to_le_bytes());
 }
 
 /// Recompute every section checksum and the header checksum in place (for tests and tools that
 /// patch images deliberately). Does nothing when the header or table is not readable.
 pub fn fix_checksums(bytes: &mut [u8]) {
-    use super::wire::u32_at;
     if bytes.len() < HEADER_LEN {
         return;
     }
-    let count = (u32_at(bytes, 24) as usize).min(SECTION_COUNT);
+    let count = (HeaderRec::read(bytes).section_count as usize).min(SECTION_COUNT);
     let table_end = HEADER_LEN + count * TABLE_ENTRY_LEN;
     if table_end > bytes.len() {
         return;
     }
     for i in 0..count {
         let e = HEADER_LEN + i * TABLE_ENTRY_LEN;
-        let (off, len) = (u32_at(bytes, e + 4) as usize, u32_at(bytes, e + 8) as usize);
+        let entry = TableEntryRec::read(&bytes[e..]);
+        let (off, len) = (entry.offset as usize, entry.len as usize);
         if let Some(data) = off.checked_add(len).and_then(|end| bytes.get(off..end)) {
             let sum = fnv1a32(data);
-            bytes[e + 12..e + 16].copy_from_slice(&sum.to_le_bytes());
+            let at = e + table_entry_at::checksum;
+            bytes[at..at + 4].copy_from_slice(&sum.to_le_bytes());
         }
     }
-    let sum = fnv1a32_continue(fnv1a32(&bytes[..40]), &bytes[44..table_end]);
-    bytes[40..44].copy_from_slice(&sum.to_le_bytes());
+    patch_header_checksum(&mut bytes[..table_end]);
 }

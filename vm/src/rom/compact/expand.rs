@@ -5,10 +5,9 @@
 //! GNU Go's databases), so every fast kernel, scan plan and table works on it unchanged.
 
 use super::{CompactClass, CompactRom, Record};
-use crate::rom::bytecode::{self, Op, RawArg};
+use crate::rom::bytecode;
 use crate::rom::{LensId, LensNode, RawResult, Rom, WriteError, WriteOptions};
 use crate::spec::*;
-use alloc::boxed::Box;
 use alloc::string::ToString;
 use alloc::vec::Vec;
 
@@ -34,7 +33,7 @@ impl CompactRom<'_> {
             tests: self
                 .tests()
                 .map(|(code, cost)| TestSpec {
-                    expr: expr(code),
+                    expr: bytecode::to_expr(code),
                     cost,
                 })
                 .collect(),
@@ -239,61 +238,4 @@ fn lens(rom: &Rom<'_>, lists: &Lists, id: LensId) -> Option<LensSpec> {
             })
             .collect(),
     })
-}
-
-/// A validated test block back to its expression (the writer's encoding is one-to-one).
-fn expr(code: &[u8]) -> TestExpr {
-    let mut stack: Vec<TestExpr> = Vec::new();
-    let at = |dx: i8, dy: i8| Offset::new(dx as i16, dy as i16);
-    let colour = |c: u8| if c == 0 { Colour::Friend } else { Colour::Foe };
-    let mut pc = 0;
-    while let Ok((op, next)) = bytecode::decode(code, pc) {
-        let e = match op {
-            Op::Int(v) => TestExpr::Int(v),
-            Op::Libs(x, y) => TestExpr::Libs(at(x, y)),
-            Op::Line(x, y) => TestExpr::Line(at(x, y)),
-            Op::Atari(x, y) => TestExpr::Atari(at(x, y)),
-            Op::NbrAtari(x, y, c) => TestExpr::NbrAtari(at(x, y), colour(c)),
-            Op::Dist(x, y, c) => TestExpr::Dist(at(x, y), colour(c)),
-            Op::Count {
-                dx,
-                dy,
-                states,
-                radius,
-            } => TestExpr::Count {
-                at: at(dx, dy),
-                states,
-                radius,
-            },
-            Op::Any(x, y, n) => TestExpr::Any {
-                at: at(x, y),
-                stones: n,
-            },
-            Op::Adj(x, y) => TestExpr::Adj(at(x, y)),
-            Op::Empty8(x, y) => TestExpr::Empty8(at(x, y)),
-            Op::Empty25(x, y) => TestExpr::Empty25(at(x, y)),
-            Op::Mark(x, y) => TestExpr::Mark(at(x, y)),
-            Op::Global(i) => TestExpr::Global(i),
-            Op::Extern { index, args, .. } => TestExpr::Extern {
-                index,
-                args: bytecode::args(args)
-                    .map(|a| match a {
-                        RawArg::Point(x, y) => ExternArg::Point(at(x, y)),
-                        RawArg::Int(v) => ExternArg::Int(v),
-                        RawArg::Colour(c) => ExternArg::Colour(colour(c)),
-                    })
-                    .collect(),
-            },
-            Op::Not => TestExpr::Not(Box::new(stack.pop().unwrap_or(TestExpr::Int(0)))),
-            Op::Neg => TestExpr::Neg(Box::new(stack.pop().unwrap_or(TestExpr::Int(0)))),
-            Op::Bin(b) => {
-                let rhs = stack.pop().unwrap_or(TestExpr::Int(0));
-                let lhs = stack.pop().unwrap_or(TestExpr::Int(0));
-                TestExpr::Bin(b, Box::new(lhs), Box::new(rhs))
-            }
-        };
-        stack.push(e);
-        pc = next;
-    }
-    stack.pop().unwrap_or(TestExpr::Int(0))
 }

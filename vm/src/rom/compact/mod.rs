@@ -19,6 +19,7 @@ pub mod ring;
 #[cfg(feature = "builder")]
 pub(crate) mod write;
 
+use super::records::{CompactClassRec, compact_class_at};
 use super::wire::{self, Table};
 use super::{
     FLAG_COMPACT, LoadError, LoadErrorKind, MAX_GLOB_DEPTH, Mode, OrientPolicy, RawResult, Rom,
@@ -181,7 +182,7 @@ fn list<'a, T: 'a>(
 }
 
 /// Bytes of one `compact_classes` record.
-pub const CLASS_RECORD_LEN: usize = 24;
+pub const CLASS_RECORD_LEN: usize = super::records::CompactClassRec::LEN;
 
 /// The compact `metadata` section's content (serde + bincode 2, standard configuration).
 #[cfg(feature = "metadata")]
@@ -692,33 +693,37 @@ impl<'a> CompactRom<'a> {
 }
 
 impl<'a> CompactClass<'a> {
+    /// The class's record.
+    #[inline(always)]
+    fn rec(&self) -> CompactClassRec {
+        self.t.rec(self.index)
+    }
     pub fn name_index(&self) -> u32 {
-        self.t.u32(self.index, 0)
+        self.rec().name
     }
     pub fn mode(&self) -> Mode {
-        super::mode_from_u8(self.t.u8(self.index, 4))
+        super::mode_from_u8(self.rec().mode)
     }
     pub fn focus(&self) -> u8 {
-        self.t.u8(self.index, 5)
+        self.rec().focus
     }
     pub fn width(&self) -> u8 {
-        self.t.u8(self.index, 6)
+        self.rec().width
     }
     pub fn height(&self) -> u8 {
-        self.t.u8(self.index, 7)
+        self.rec().height
     }
     pub fn orient(&self) -> OrientPolicy {
-        super::orient_from_u8(self.t.u8(self.index, 8))
+        super::orient_from_u8(self.rec().orient)
     }
     pub fn default_value(&self) -> Option<i32> {
-        (self.t.u8(self.index, 9) != 0).then(|| self.t.i32(self.index, 12))
+        let r = self.rec();
+        (r.has_default != 0).then_some(r.default)
     }
     /// The class's records as bytes of `compact_patterns`.
     pub fn stream(&self) -> &'a [u8] {
-        let (first, len) = (
-            self.t.u32(self.index, 16) as usize,
-            self.t.u32(self.index, 20) as usize,
-        );
+        let r = self.rec();
+        let (first, len) = (r.first as usize, r.len as usize);
         self.stream.get(first..first + len).unwrap_or(&[])
     }
     /// Every record in stream order (glob headers before their members); each with its
@@ -780,7 +785,10 @@ pub(super) fn validate_lists(rom: &Rom<'_>) -> Result<(usize, usize), LoadError>
     let t = rom.t(Section::CompactTests);
     let globals = rom.global_count();
     let externs = *rom.t(Section::Externs);
-    let arity = |i: u16| ((i as usize) < externs.len()).then(|| externs.u8(i as usize, 4));
+    let arity = |i: u16| {
+        ((i as usize) < externs.len())
+            .then(|| externs.rec::<super::records::ExternRec>(i as usize).arity)
+    };
     let (mut pos, mut ntests) = (0, 0);
     while pos < t.data.len() {
         let ((code, _), next) =
@@ -804,34 +812,39 @@ pub(super) fn validate(rom: &Rom<'_>, ntests: u32, nres: u32) -> Result<(), Load
     let mut cursor = 0usize;
     for c in 0..classes.len() {
         let at = |f| classes.at(c, f);
-        if classes.u32(c, 0) >= nstr {
-            return Err(bad(at(0), "string index out of range"));
+        let k: CompactClassRec = classes.rec(c);
+        if k.name >= nstr {
+            return Err(bad(at(compact_class_at::name), "string index out of range"));
         }
-        super::load::check_class_shape(
-            classes.u8(c, 4),
-            classes.u8(c, 5),
-            classes.u8(c, 6),
-            classes.u8(c, 7),
-            classes.u8(c, 8),
-            at(4),
-        )?;
-        if classes.u8(c, 9) > 1 {
-            return Err(bad(at(9), "bad default flag"));
+        let (mode, focus, width, height, orient) = (k.mode, k.focus, k.width, k.height, k.orient);
+        let shape_at = at(compact_class_at::mode);
+        super::load::check_class_shape(mode, focus, width, height, orient, shape_at)?;
+        if k.has_default > 1 {
+            return Err(bad(at(compact_class_at::has_default), "bad default flag"));
         }
-        if classes.u8(c, 9) == 0 && classes.i32(c, 12) != 0 {
-            return Err(bad(at(12), "default value without default flag"));
+        if k.has_default == 0 && k.default != 0 {
+            return Err(bad(
+                at(compact_class_at::default),
+                "default value without default flag",
+            ));
         }
-        if classes.u16(c, 10) != 0 {
-            return Err(bad(at(10), "reserved field is not zero"));
+        if k.reserved != 0 {
+            return Err(bad(
+                at(compact_class_at::reserved),
+                "reserved field is not zero",
+            ));
         }
-        let (first, len) = (classes.u32(c, 16) as usize, classes.u32(c, 20) as usize);
+        let (first, len) = (k.first as usize, k.len as usize);
         if first != cursor {
-            return Err(bad(at(16), "range does not continue the previous one"));
+            return Err(bad(
+                at(compact_class_at::first),
+                "range does not continue the previous one",
+            ));
         }
         let end = first
             .checked_add(len)
             .filter(|&e| e <= stream.len())
-            .ok_or(bad(at(20), "range out of bounds"))?;
+            .ok_or(bad(at(compact_class_at::len), "range out of bounds"))?;
         cursor = end;
         // Records tile the class's bytes; glob members stay inside their glob.
         let s = &stream[first..end];

@@ -5,7 +5,8 @@
 
 use super::ring;
 use super::*;
-use crate::rom::write::{W, WriteError, check_field, put_i32, put_u32};
+use crate::rom::records::CompactClassRec;
+use crate::rom::write::{W, WriteError, check_field};
 use crate::spec::{CellSpec, ClassNode, ClassSpec, PatternSpec, RomSpec};
 use alloc::vec::Vec;
 use bitvec::prelude::*;
@@ -45,23 +46,20 @@ pub(crate) fn classes(w: &mut W, spec: &RomSpec) -> Result<(), WriteError> {
 }
 
 fn class_record(w: &mut W, c: &ClassSpec, name: u32, first: u32, len: u32) {
-    let o = w.out(Section::CompactClasses);
-    let start = o.len();
-    put_u32(o, name);
-    o.extend_from_slice(&[
-        crate::rom::mode_to_u8(c.mode),
-        c.focus,
-        c.width,
-        c.height,
-        crate::rom::orient_to_u8(c.orient),
-        c.default_value.is_some() as u8,
-        0,
-        0,
-    ]);
-    put_i32(o, c.default_value.unwrap_or(0));
-    put_u32(o, first);
-    put_u32(o, len);
-    debug_assert_eq!(o.len() - start, CLASS_RECORD_LEN);
+    let rec = CompactClassRec {
+        name,
+        mode: crate::rom::mode_to_u8(c.mode),
+        focus: c.focus,
+        width: c.width,
+        height: c.height,
+        orient: crate::rom::orient_to_u8(c.orient),
+        has_default: c.default_value.is_some() as u8,
+        reserved: 0,
+        default: c.default_value.unwrap_or(0),
+        first,
+        len,
+    };
+    rec.write_to(w.out(Section::CompactClasses));
 }
 
 fn nodes(

@@ -1,7 +1,5 @@
 //! This thread's CPU time, for benches on a shared machine: wall-clock times include waiting
-//! for the other processes; CPU time does not. Included by the benches of several crates with
-//! `#[path = "../../bench-support/thread_cpu.rs"] mod thread_cpu;` (each has `libc` as a
-//! dev-dependency).
+//! for the other processes; CPU time does not.
 
 use std::time::Duration;
 

@@ -1,7 +1,6 @@
 //! Every 3x3 neighbourhood a board can show: the focus at the centre, on each edge and in each
 //! corner of a 5x5 board, each on-board neighbour friend, foe or empty (7,641 neighbourhoods),
 //! times the focus states; the lookup kernel against the reference matcher at each.
-#![allow(dead_code)]
 
 use lens_vm::*;
 

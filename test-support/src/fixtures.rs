@@ -1,6 +1,5 @@
 //! Test helpers: a tiny board (until the reference board is used everywhere), a seeded PRNG,
 //! and random positions and RomSpecs for differential and property tests.
-#![allow(dead_code)]
 
 use lens_vm::spec::*;
 use lens_vm::{BoardView, Colour, Point};
@@ -8,6 +7,7 @@ use lens_vm::{BoardView, Colour, Point};
 /// xorshift64*: deterministic, seedable, no dependency.
 pub struct Rng(pub u64);
 impl Rng {
+    #[allow(clippy::should_implement_trait)] // a generator the tests call by hand, not an iterator
     pub fn next(&mut self) -> u64 {
         let mut x = self.0;
         x ^= x >> 12;
@@ -632,10 +632,10 @@ pub fn median(v: &mut [f64]) -> f64 {
     v[v.len() / 2]
 }
 
-/// A pattern cut out of a real view (`research/perf.md` section 3): the focus and each ring-1
-/// point with p = 0.85, then ring 2/3 points (ring 2 three times likelier, stones three times
-/// likelier than empty points) up to 6-15 cells with at least 2 stones; each cell the exact
-/// state seen (85 %) or "anything but" it (15 %). Result: a move at the focus.
+/// A pattern cut out of a real view (the matching benches' synthetic workload): the focus and
+/// each ring-1 point with p = 0.85, then ring 2/3 points (ring 2 three times likelier, stones
+/// three times likelier than empty points) up to 6-15 cells with at least 2 stones; each cell
+/// the exact state seen (85 %) or "anything but" it (15 %). Result: a move at the focus.
 pub fn cut_pattern(rng: &mut Rng, id: u32) -> PatternSpec {
     loop {
         let b = TestBoard::random(rng, 19, 0.35);
