@@ -5,13 +5,12 @@
 //! perspectives and an orientation subset; the reported difference turns the old set into
 //! the new one. Needs no external data.
 
-mod common;
 mod incremental_support;
 
 use std::collections::BTreeSet;
 
-use common::*;
 use incremental_support::{Did, Rng as StepRng, random_step};
+use lens_test_support::fixtures::*;
 use lens_vm::board::Board;
 use lens_vm::incremental::{IncrementalScan, MatchId};
 use lens_vm::spec::{ClassNode, ClassSpec, Mode, OrientPolicy, RomSpec};
