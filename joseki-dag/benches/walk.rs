@@ -1,9 +1,12 @@
-//! A 20-move joseki line of the union of the GNU Go and Pachi joseki files (a synthetic
-//! dictionary when ../shared/data is absent), played on the board in each of the 8
+//! A 20-move joseki line of the dictionary (`LENS_JOSEKI_BOOK=FILES`, else the union of the
+//! GNU Go and Pachi joseki files, see `support/book.rs`), played on the board in each of the 8
 //! orientations x 2 colours:
 //! * `lookup`: the engine lookup, `Walker::lookup(19, moves, None, ..)`, which itself tries
 //!   all 4 corners x 2 orientations and the rectangles; timed per call (16 calls per iteration),
-//!   with the transition table (`Walker::new`) and without it (`Walker::in_place`, scans);
+//!   with the transition table (`Walker::new`, the fast mode), with the jump table
+//!   (`Walker::small`, the small mode) and with neither (`Walker::in_place`, scans);
+//! * `new`: building each walker (`Walker::new`, `Walker::small`) against validating the blob
+//!   (`Walker::in_place`, a full decode) in the same run; the heap each holds beside the blob;
 //! * `follow_16_frames`: the old path and figure, `Walker::follow` once per variant in its
 //!   known frame (16 calls), the same-run baseline.
 //!
@@ -13,47 +16,12 @@
 use criterion::{Criterion, criterion_group, criterion_main};
 use lens_joseki::stats::first_paths;
 use lens_joseki::{
-    BoardMove, BookState, Colour, Continuation, Conventions, Encoding, Frame, Point, Rel, Tree,
-    Walker, encode,
+    BoardMove, BookState, Colour, Continuation, Encoding, Frame, Point, Rel, Tree, Walker, encode,
 };
 use std::hint::black_box;
 
-fn dictionary() -> Tree {
-    let data = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/data");
-    let mut t = Tree::new();
-    let mut found = false;
-    for dir in ["gnugo/joseki", "pachi/joseki"] {
-        let Ok(rd) = std::fs::read_dir(data.join(dir)) else {
-            continue;
-        };
-        let mut files: Vec<_> = rd.filter_map(|e| e.ok()).map(|e| e.path()).collect();
-        files.sort();
-        for f in files
-            .iter()
-            .filter(|p| p.extension().is_some_and(|e| e == "sgf"))
-        {
-            let text = std::fs::read_to_string(f).expect("readable");
-            lens_joseki::import_sgf_into(&mut t, &text, Conventions::Auto)
-                .expect("data file imports");
-            found = true;
-        }
-    }
-    if !found {
-        eprintln!("note: ../shared/data absent, benchmarking a synthetic dictionary");
-        let mut src = String::from("( ");
-        for k in 0..12 {
-            src.push_str(&format!(
-                "{}{} c6 d6 ( c7 | f3 ) | ",
-                (b'c' + k % 5) as char,
-                3 + k / 5
-            ));
-        }
-        src.push_str("d4 c6 d6 c7 e7 c8 d8 c9 f3 d3 e3 e2 f2 d2 g3 f4 g4 f5 g5 f6 g6 h7 )");
-        t = lens_joseki::parse_text(&src).expect("synthetic text");
-    }
-    t.canonicalize();
-    t
-}
+#[path = "support/book.rs"]
+mod book;
 
 /// The first line of at least 21 plain alternating moves, cut to 20 (so it has continuations).
 fn line_of_20(t: &Tree) -> Vec<(Rel, Point)> {
@@ -105,7 +73,8 @@ fn cpu_per_call(
 }
 
 fn bench(c: &mut Criterion) {
-    let tree = dictionary();
+    let (name, tree) = book::dictionary();
+    eprintln!("dictionary: {name}, {} moves", tree.tree_moves());
     let line = line_of_20(&tree);
     // 8 orientations x 2 colours, as board moves.
     let variants: Vec<(Frame, Colour, Vec<BoardMove>)> = (0..8u8)
@@ -140,7 +109,17 @@ fn bench(c: &mut Criterion) {
     for enc in [Encoding::Compact, Encoding::Fotland] {
         let blob = encode(&tree, enc);
         let w = Walker::new(&blob).expect("valid blob");
+        let small = Walker::small(&blob).expect("valid blob");
         let scan = Walker::in_place(&blob).expect("valid blob");
+        eprintln!(
+            "{}: heap beside the {}-byte blob: fast {} bytes ({:.2}x), small {} bytes ({:.2}x)",
+            enc.name(),
+            blob.len(),
+            w.heap_bytes(),
+            w.heap_bytes() as f64 / blob.len() as f64,
+            small.heap_bytes(),
+            small.heap_bytes() as f64 / blob.len() as f64
+        );
         let mut out = [Continuation::EMPTY; 32];
         eprintln!(
             "{}: {} bytes, {} moves, line {:?}",
@@ -152,7 +131,7 @@ fn bench(c: &mut Criterion) {
         eprintln!("{}: {w:?}", enc.name());
         // The engine lookup finds the line in every variant, with and without the table, to
         // the same answer; bytes parsed and probes per call.
-        let (mut parsed, mut probes, mut scanned) = (0, 0, 0);
+        let (mut parsed, mut probes, mut scanned, mut hopped) = (0, 0, 0, 0);
         let mut out2 = [Continuation::EMPTY; 32];
         for (f, first, m) in &variants {
             let r = w.lookup(19, m, None, first.opponent(), &mut out);
@@ -162,9 +141,13 @@ fn bench(c: &mut Criterion) {
             let r2 = scan.lookup(19, m, None, first.opponent(), &mut out2);
             assert_eq!(r.corners, r2.corners);
             assert_eq!(out[..r.continuations], out2[..r2.continuations]);
+            let r3 = small.lookup(19, m, None, first.opponent(), &mut out2);
+            assert_eq!(r.corners, r3.corners);
+            assert_eq!(out[..r.continuations], out2[..r3.continuations]);
             parsed += r.parsed;
             probes += r.probes;
             scanned += r2.parsed;
+            hopped += r3.parsed;
         }
         let old: usize = variants
             .iter()
@@ -176,10 +159,11 @@ fn bench(c: &mut Criterion) {
             .sum();
         let per = |v: usize| v as f64 / calls as f64;
         eprintln!(
-            "{}: per engine lookup (8 orientations): table {:.1} probes + {:.1} bytes parsed (the listing); in place {:.1} bytes parsed; old path {:.1} bytes per known frame, {} per 16 frames",
+            "{}: per engine lookup (8 orientations): table {:.1} probes + {:.1} bytes parsed (the listing); small {:.1} bytes parsed; in place {:.1} bytes parsed; old path {:.1} bytes per known frame, {} per 16 frames",
             enc.name(),
             per(probes),
             per(parsed),
+            per(hopped),
             per(scanned),
             per(old),
             old
@@ -202,17 +186,35 @@ fn bench(c: &mut Criterion) {
         };
         // CPU time per call (the machine is shared): 200 batches of 100 iterations.
         let t = cpu_per_call(200, 100, calls, || lookup_all(&w, &mut out));
-        cpu.push((format!("{} lookup, per call", enc.name()), t));
-        // In place is slow on Fotland (no skip fields: a dying frame scans whole subtrees).
-        let t = cpu_per_call(40, 10, calls, || lookup_all(&scan, &mut out));
-        cpu.push((format!("{} lookup in place, per call", enc.name()), t));
+        cpu.push((format!("{} lookup fast, per call", enc.name()), t));
+        let t = cpu_per_call(200, 20, calls, || lookup_all(&small, &mut out));
+        cpu.push((format!("{} lookup small, per call", enc.name()), t));
+        // In place is slow (no skip fields: a dying frame scans whole subtrees): timed on
+        // small books only.
+        if blob.len() < 16 * 1024 {
+            let t = cpu_per_call(20, 2, calls, || lookup_all(&scan, &mut out));
+            cpu.push((format!("{} lookup in place, per call", enc.name()), t));
+        }
+        // Building the walkers, against validating the blob (what `in_place` does).
+        let t = cpu_per_call(10, 2, 1, || Walker::in_place(&blob).unwrap().heap_bytes());
+        cpu.push((format!("{} validate (in_place)", enc.name()), t));
+        let t = cpu_per_call(10, 2, 1, || Walker::small(&blob).unwrap().heap_bytes());
+        cpu.push((format!("{} Walker::small", enc.name()), t));
+        let t = cpu_per_call(10, 2, 1, || Walker::new(&blob).unwrap().heap_bytes());
+        cpu.push((format!("{} Walker::new", enc.name()), t));
         let t = cpu_per_call(200, 100, 1, || follow_all(&mut out));
         cpu.push((format!("{} follow, 16 known frames", enc.name()), t));
         group.bench_function(format!("{}/lookup_x16", enc.name()), |b| {
             b.iter(|| black_box(lookup_all(&w, &mut out)))
         });
-        group.bench_function(format!("{}/lookup_in_place_x16", enc.name()), |b| {
-            b.iter(|| black_box(lookup_all(&scan, &mut out)))
+        group.bench_function(format!("{}/lookup_small_x16", enc.name()), |b| {
+            b.iter(|| black_box(lookup_all(&small, &mut out)))
+        });
+        group.bench_function(format!("{}/walker_new", enc.name()), |b| {
+            b.iter(|| black_box(Walker::new(black_box(&blob)).unwrap().heap_bytes()))
+        });
+        group.bench_function(format!("{}/walker_small", enc.name()), |b| {
+            b.iter(|| black_box(Walker::small(black_box(&blob)).unwrap().heap_bytes()))
         });
         group.bench_function(format!("{}/follow_16_frames", enc.name()), |b| {
             b.iter(|| black_box(follow_all(&mut out)))
@@ -224,7 +226,7 @@ fn bench(c: &mut Criterion) {
         .find(|(n, _)| n == "compact follow, 16 known frames")
     {
         eprintln!(
-            "CPU time, ns (minimum and median of 200 batches; ratios of minima and of medians to the old compact 16-frame figure):"
+            "CPU time, ns (minimum and median over batches; ratios of minima and of medians to the old compact 16-frame figure):"
         );
         for (name, (min, median)) in &cpu {
             eprintln!(

@@ -17,14 +17,17 @@ use sgf_parse::go::{self, Prop};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
+/// (black, point or pass).
+type GameMove = (bool, Option<(u8, u8)>);
+
 /// A trie of lines: children by (black, point or pass), in first-seen order.
 #[derive(Default)]
 struct Node {
-    children: Vec<((bool, Option<(u8, u8)>), Node)>,
+    children: Vec<(GameMove, Node)>,
 }
 
 impl Node {
-    fn add(&mut self, line: &[(bool, Option<(u8, u8)>)]) {
+    fn add(&mut self, line: &[GameMove]) {
         let Some((&m, rest)) = line.split_first() else {
             return;
         };
@@ -133,7 +136,7 @@ fn main() {
             continue;
         }
         // The main line's moves.
-        let mut moves: Vec<(bool, Option<(u8, u8)>)> = Vec::new();
+        let mut moves: Vec<GameMove> = Vec::new();
         let mut node = Some(game);
         while let Some(n) = node {
             for p in n.properties() {
@@ -161,7 +164,7 @@ fn main() {
                 let cy = if corner & 2 != 0 { 18 - y } else { y };
                 cx < 10 && cy < 10
             };
-            let mut line: Vec<(bool, Option<(u8, u8)>)> = Vec::new();
+            let mut line: Vec<GameMove> = Vec::new();
             for &(black, at) in &moves {
                 let Some(p) = at.filter(|&p| inside(p)) else {
                     continue;

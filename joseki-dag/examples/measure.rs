@@ -55,7 +55,7 @@ fn main() {
     for (n, t) in &trees {
         let m = t.tree_moves() as f64;
         print!("{n:<22} {:>5}", t.tree_moves());
-        for e in Encoding::ALL {
+        for e in Encoding::WALKABLE {
             let b = encode(t, e);
             let s = stats::encoding_stats(t, &b);
             let c = stats::entry_classes(&b).unwrap();

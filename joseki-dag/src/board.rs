@@ -2,6 +2,14 @@
 //! diagonal symmetry while building the DAG. Stones are relative colours (1 = the corner's first
 //! mover, 2 = the other side); captures are applied so that different orders that capture the
 //! same stones meet.
+//!
+//! Why not lens-vm's `board::Board` (captures and a Zobrist hash too): that board plays a game,
+//! this one replays what a book records. The book's lines have colour repeats (the other side's
+//! tenuki unrecorded), so an immediate ko recapture or a suicide in a line is data, not an
+//! error: this board takes every move (a suicide removes its group) where lens-vm's rejects
+//! them; it ignores points off the frame; and it is 640 bytes, cloned at every SGF node by the
+//! import's cursors, where lens-vm's carries a 56 KB undo history. Its hash keys only stones
+//! (the position key adds the counts and the side that moved last).
 
 pub(crate) const MAX: usize = 25;
 

@@ -16,7 +16,7 @@ pub mod text;
 pub mod walk;
 
 pub use codec::{DecodeError, Encoding, decode, encode, unpack};
-pub use model::{Edge, Move, MoveType, Point, Rel, SetupStone, Step, Tree, Vertex};
+pub use model::{Edge, Move, MoveType, Point, Rel, SetupStone, Step, Tree, TypeConflict, Vertex};
 pub use sgf::{Conventions, Detected, SgfError, import_sgf, import_sgf_into};
 pub use text::{TextError, parse_text};
 pub use walk::{

@@ -9,7 +9,7 @@
 //! move played as a colour repeat (the board cannot tell them apart).
 
 use crate::board::Replay;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// Fotland's move types (3 bits). The first six are the `.lens` language's; `Minor` (GNU Go
 /// `j`/`s`) and `TenukiOk` (GNU Go `t`, Pachi `<tenuki>`) use the two spare values.
@@ -59,6 +59,39 @@ impl MoveType {
     }
     pub fn from_name(name: &str) -> Option<MoveType> {
         MoveType::ALL.into_iter().find(|t| t.name() == name)
+    }
+    /// Which type wins when two sources type the same move differently (a union of books, two
+    /// orders of one book, or a move seen through two orientations): [`MoveType::PRECEDENCE`]
+    /// order, whatever order the sources came in.
+    pub fn stronger(self, other: MoveType) -> MoveType {
+        if self.rank() >= other.rank() {
+            self
+        } else {
+            other
+        }
+    }
+    /// The merge order, strongest first: the warnings (`bad`, `ignore`, `trick`: losing one
+    /// lets an engine play a move a book warns against), then the specific advice (`urgent`,
+    /// `complex`, `tenuki-ok`, `minor`), then `normal`.
+    pub const PRECEDENCE: [MoveType; 8] = [
+        MoveType::Bad,
+        MoveType::Ignore,
+        MoveType::Trick,
+        MoveType::Urgent,
+        MoveType::Complex,
+        MoveType::TenukiOk,
+        MoveType::Minor,
+        MoveType::Normal,
+    ];
+    const fn rank(self) -> u8 {
+        let mut i = 0;
+        while i < 8 {
+            if MoveType::PRECEDENCE[i] as u8 == self as u8 {
+                return 8 - i as u8;
+            }
+            i += 1;
+        }
+        0
     }
 }
 
@@ -167,6 +200,18 @@ enum StepKey {
     Setup(Vec<SetupStone>),
 }
 
+/// Two sources gave one move two different types (neither `normal`): the union kept the
+/// stronger by [`MoveType::PRECEDENCE`], whatever the order of the sources.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TypeConflict {
+    /// The vertex the move leaves from (see `text::line_to` for a line that reaches it).
+    pub vertex: u32,
+    pub point: Point,
+    pub colour: Rel,
+    pub kept: MoveType,
+    pub dropped: MoveType,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Edge {
     pub step: Step,
@@ -247,6 +292,10 @@ pub struct Tree {
     indexed: bool,
     index: HashMap<PosKey, u32>,
     trie: HashMap<(u32, StepKey), u32>,
+    /// Edges added by [`Tree::merge_from`]: their moves were counted as the merged DAG's share,
+    /// so a later line through them adds no move to `tree_moves`.
+    merged: HashSet<(u32, StepKey)>,
+    conflicts: Vec<TypeConflict>,
 }
 
 impl PartialEq for Tree {
@@ -288,6 +337,8 @@ impl Tree {
             indexed: true,
             index: HashMap::new(),
             trie: HashMap::new(),
+            merged: HashSet::new(),
+            conflicts: Vec::new(),
         }
     }
 
@@ -354,9 +405,60 @@ impl Tree {
     }
 
     /// Extend the line at `at` by one step; follows an existing sibling with the same point and
-    /// colour (the first type given wins), else merges into a vertex with the same position,
-    /// else creates one.
-    pub fn step(&mut self, at: &Cursor, mut step: Step) -> Cursor {
+    /// colour, else merges into a vertex with the same position, else creates one. When the
+    /// sibling exists with another type, a type beats none and two types keep the stronger
+    /// ([`MoveType::stronger`], recorded in [`Tree::type_conflicts`]), so the result does not
+    /// depend on the order of the lines; colour-reverse flags are or-ed.
+    pub fn step(&mut self, at: &Cursor, step: Step) -> Cursor {
+        self.step_inner(at, step, true).0
+    }
+
+    /// Type conflicts met so far (typed moves given two different types), in the order met.
+    pub fn type_conflicts(&self) -> &[TypeConflict] {
+        &self.conflicts
+    }
+
+    /// Add every line of `other` (a decoded blob, another book) to this dictionary, as its
+    /// lines would be added: transpositions merge, types merge as in [`Tree::step`]. Each
+    /// vertex of `other` is entered once (its first path), so a DAG adds its edges, not every
+    /// order of them. The source tree behind `other` is gone, so its moves are counted as its
+    /// share of edges that are new here: `other.tree_moves() * new / edges`, exact when `other`
+    /// is all new or all known (a blob merged twice, or after its own SGF, adds nothing).
+    /// Returns the moves added to [`Tree::tree_moves`].
+    pub fn merge_from(&mut self, other: &Tree) -> u64 {
+        let (mut new, mut total) = (0u64, 0u64);
+        let mut seen = vec![false; other.vertices.len()];
+        let mut stack = vec![(0u32, self.root_cursor())];
+        seen[0] = true;
+        while let Some((v, cur)) = stack.pop() {
+            for e in &other.vertices[v as usize].edges {
+                let is_move = e.step.as_move().is_some();
+                let (next, added) = self.step_inner(&cur, e.step.clone(), false);
+                if is_move {
+                    total += 1;
+                    new += added as u64;
+                }
+                if added {
+                    self.merged.insert((cur.vertex, e.step.key()));
+                }
+                // A plain tree (no merge) takes every order; a DAG each position once.
+                if !self.merge || !std::mem::replace(&mut seen[e.to as usize], true) {
+                    stack.push((e.to, next));
+                }
+            }
+        }
+        let added = if total == 0 {
+            0
+        } else {
+            ((other.tree_moves as u128 * new as u128 + total as u128 / 2) / total as u128) as u64
+        };
+        self.tree_moves += added;
+        added
+    }
+
+    /// [`Tree::step`]; `count`: count a new line prefix as a move of the source tree. Returns
+    /// the cursor and whether the edge is new.
+    fn step_inner(&mut self, at: &Cursor, mut step: Step, count: bool) -> (Cursor, bool) {
         self.ensure_index();
         let mut next = at.clone();
         next.apply(&step);
@@ -371,19 +473,41 @@ impl Tree {
             .trie
             .entry((at.trie, key.clone()))
             .or_insert(trie_len + 1);
-        if trie_id == trie_len + 1 && is_move {
-            self.tree_moves += 1;
-        }
+        let new_prefix = trie_id == trie_len + 1 && is_move && count;
         next.trie = trie_id;
 
         let from = at.vertex as usize;
-        if let Some(e) = self.vertices[from]
+        if let Some(k) = self.vertices[from]
             .edges
             .iter()
-            .find(|e| e.step.key() == key)
+            .position(|e| e.step.key() == key)
         {
+            let e = &mut self.vertices[from].edges[k];
+            if let (Step::Move(old), Step::Move(new)) = (&mut e.step, &step) {
+                if old.kind != new.kind {
+                    let kept = old.kind.stronger(new.kind);
+                    if old.kind != MoveType::Normal && new.kind != MoveType::Normal {
+                        let dropped = if kept == old.kind { new.kind } else { old.kind };
+                        self.conflicts.push(TypeConflict {
+                            vertex: at.vertex,
+                            point: old.point,
+                            colour: old.colour,
+                            kept,
+                            dropped,
+                        });
+                    }
+                    old.kind = kept;
+                }
+                old.colour_reverse |= new.colour_reverse;
+            }
             next.vertex = e.to;
-            return next;
+            if new_prefix && !self.merged.contains(&(at.vertex, key)) {
+                self.tree_moves += 1;
+            }
+            return (next, false);
+        }
+        if new_prefix {
+            self.tree_moves += 1;
         }
         let pos: PosKey = next.key();
         let target = match self.merge.then(|| self.index.get(&pos).copied()).flatten() {
@@ -399,7 +523,7 @@ impl Tree {
         };
         self.vertices[from].edges.push(Edge { step, to: target });
         next.vertex = target;
-        next
+        (next, true)
     }
 
     /// Renumber vertices in depth-first order of first visit (the order every encoding uses).
@@ -454,6 +578,14 @@ impl Tree {
             *v = new_id[*v as usize];
         }
         self.index.retain(|_, v| *v != u32::MAX);
+        self.merged = std::mem::take(&mut self.merged)
+            .into_iter()
+            .map(|(v, k)| (new_id[v as usize], k))
+            .filter(|&(v, _)| v != u32::MAX)
+            .collect();
+        for c in &mut self.conflicts {
+            c.vertex = new_id[c.vertex as usize];
+        }
     }
 
     /// Replay every vertex's first path to rebuild the position index (after decode).
@@ -492,5 +624,129 @@ impl Tree {
             }
         }
         indeg.iter().filter(|&&d| d > 1).count()
+    }
+}
+
+#[cfg(test)]
+mod union_tests {
+    use super::*;
+    use crate::{Encoding, decode, encode, parse_text, text};
+
+    /// Two orders reach one position, which has three continuations: 10 moves in the source,
+    /// 13 once every order of the transposition is written out.
+    const TRANSPOSED: &str = "d4 ( c6 f3 f6 ( c3 | d3 ) | f6 f3 c6 e3 )";
+
+    fn blob_tree(src: &str) -> Tree {
+        decode(&encode(&parse_text(src).unwrap(), Encoding::Compact)).unwrap()
+    }
+
+    /// (line, type) for every move edge, first paths: what a union must agree on.
+    fn typed_lines(t: &Tree) -> std::collections::BTreeSet<(String, &'static str)> {
+        let mut out = std::collections::BTreeSet::new();
+        for (v, vx) in t.vertices().iter().enumerate() {
+            for e in &vx.edges {
+                if let Step::Move(m) = &e.step {
+                    let at = text::line_to(t, v as u32).unwrap();
+                    out.insert((format!("{at} {}", text::point_name(m.point)), m.kind.name()));
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn a_union_with_a_blob_counts_its_source_moves_once() {
+        let src = parse_text(TRANSPOSED).unwrap();
+        assert_eq!(src.tree_moves(), 10);
+        // Through the text form (every order written out), the old way, it overcounts.
+        let mut via_text = Tree::new();
+        text::parse_text_into(&mut via_text, &text::to_text(&blob_tree(TRANSPOSED))).unwrap();
+        assert_eq!(via_text.tree_moves(), 13);
+        // A blob alone, twice, after its own text, before it: 10.
+        let b = blob_tree(TRANSPOSED);
+        let mut once = Tree::new();
+        assert_eq!(once.merge_from(&b), 10);
+        let mut twice = once.clone();
+        assert_eq!(twice.merge_from(&b), 0);
+        twice.canonicalize();
+        assert_eq!(
+            (twice.tree_moves(), twice.vertices().len()),
+            (10, src.vertices().len())
+        );
+        let mut text_then_blob = Tree::new();
+        text::parse_text_into(&mut text_then_blob, TRANSPOSED).unwrap();
+        text_then_blob.merge_from(&b);
+        let mut blob_then_text = once.clone();
+        text::parse_text_into(&mut blob_then_text, TRANSPOSED).unwrap();
+        assert_eq!(text_then_blob.tree_moves(), 10);
+        assert_eq!(blob_then_text.tree_moves(), 10);
+        // Disjoint books add up; the union walks like the text union.
+        let other = blob_tree("c3 d3 c4 ( d5 | b5 )");
+        let mut both = once.clone();
+        assert_eq!(both.merge_from(&other), other.tree_moves());
+        assert_eq!(both.tree_moves(), 15);
+        both.canonicalize();
+        let mut want = parse_text(TRANSPOSED).unwrap();
+        text::parse_text_into(&mut want, "c3 d3 c4 ( d5 | b5 )").unwrap();
+        want.canonicalize();
+        assert_eq!(typed_lines(&both), typed_lines(&want));
+    }
+
+    #[test]
+    fn a_union_keeps_the_stronger_type_in_either_order_and_reports_conflicts() {
+        let a = "( d4 ( c6:urgent f3 | e3:minor ) | c3 d3 )";
+        let b = "( d4 ( c6:trick e3:minor | f3 ) | c3:bad )";
+        let union = |first: &str, second: &str| {
+            let mut t = Tree::new();
+            text::parse_text_into(&mut t, first).unwrap();
+            text::parse_text_into(&mut t, second).unwrap();
+            t.canonicalize();
+            t
+        };
+        let (ab, ba) = (union(a, b), union(b, a));
+        assert_eq!(typed_lines(&ab), typed_lines(&ba));
+        let lines = typed_lines(&ab);
+        assert!(lines.contains(&("d4 c6".into(), "trick")), "{lines:?}");
+        // A type beats none, silently; two types are a conflict.
+        assert!(lines.contains(&(" c3".into(), "bad")), "{lines:?}");
+        assert!(lines.contains(&("d4 e3".into(), "minor")), "{lines:?}");
+        for t in [&ab, &ba] {
+            let c = t.type_conflicts();
+            assert_eq!(c.len(), 1, "{c:?}");
+            assert_eq!(
+                (c[0].kept, c[0].dropped),
+                (MoveType::Trick, MoveType::Urgent)
+            );
+            assert_eq!(text::line_to(t, c[0].vertex).as_deref(), Some("d4"));
+            assert_eq!(c[0].point, Point::at(3, 6));
+        }
+        // The same through blobs (merge_from) in both orders.
+        let (ta, tb) = (blob_tree(a), blob_tree(b));
+        let mut x = Tree::new();
+        x.merge_from(&ta);
+        x.merge_from(&tb);
+        let mut y = Tree::new();
+        y.merge_from(&tb);
+        y.merge_from(&ta);
+        x.canonicalize();
+        y.canonicalize();
+        assert_eq!(typed_lines(&x), lines);
+        assert_eq!(typed_lines(&y), lines);
+        assert_eq!(x.type_conflicts().len(), 1);
+    }
+
+    #[test]
+    fn precedence_is_a_total_order_with_warnings_first() {
+        for a in MoveType::ALL {
+            assert_eq!(a.stronger(MoveType::Normal), a);
+            for b in MoveType::ALL {
+                assert_eq!(a.stronger(b), b.stronger(a), "{a:?} {b:?}");
+            }
+        }
+        assert_eq!(MoveType::Urgent.stronger(MoveType::Bad), MoveType::Bad);
+        assert_eq!(
+            MoveType::TenukiOk.stronger(MoveType::Trick),
+            MoveType::Trick
+        );
     }
 }

@@ -62,6 +62,11 @@ pub struct Detected {
     pub tag_comments: usize,
     /// Other move comments (ordinary text), not counting GNU Go's `#`, `:`, `;`, `>` lines.
     pub other_comments: usize,
+    /// Pachi's josekifix `[override]` sections (a comment line `[override]` and its
+    /// `key = value` lines: play this move when a board pattern, ladders and more hold). Not
+    /// imported: a book move has no such conditions. The move itself stays a book move;
+    /// `lensc joseki` warns with this count.
+    pub pachi_overrides: usize,
 }
 
 impl std::fmt::Display for Detected {
@@ -74,8 +79,24 @@ impl std::fmt::Display for Detected {
             self.class_comments,
             self.tag_comments,
             self.other_comments
-        )
+        )?;
+        if self.pachi_overrides > 0 {
+            write!(
+                f,
+                "; {} Pachi [override] sections not imported",
+                self.pachi_overrides
+            )?;
+        }
+        Ok(())
     }
+}
+
+/// Pachi's josekifix `[override]` sections in a comment (any node).
+fn override_sections(comment: &str) -> usize {
+    comment
+        .lines()
+        .filter(|l| l.trim().eq_ignore_ascii_case("[override]"))
+        .count()
 }
 
 /// GNU Go's class characters (`patterns/joseki.c`, `identify_move_type`).
@@ -142,6 +163,7 @@ pub fn detect(root: &SgfNode<Prop>) -> Detected {
                 _ => {}
             }
         }
+        d.pachi_overrides += comment.map_or(0, |c| override_sections(c));
         if let (true, Some(c)) = (has_move, comment) {
             match comment_form(c) {
                 Form::Class => d.class_comments += 1,
@@ -224,6 +246,7 @@ pub fn import_sgf_into(
         found.class_comments += d.class_comments;
         found.tag_comments += d.tag_comments;
         found.other_comments += d.other_comments;
+        found.pachi_overrides += d.pachi_overrides;
     }
     let used = match conventions {
         Conventions::Auto => {
@@ -601,5 +624,34 @@ pub fn classify(conventions: Conventions, comment: &str) -> MoveType {
             }
         }
         Conventions::Plain | Conventions::Auto => MoveType::Normal,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pachi_override_sections_are_counted_and_named_not_dropped_silently() {
+        // Two override sections (Pachi's josekifix form: a `[override]` line, then metadata),
+        // one ordinary comment mentioning the word, and a tag comment.
+        let sgf = "(;GM[1]SZ[19];B[pd]C[<bad>];W[qf]C[[override\\]\nname = fix_3_4\naround = qf]\
+                   ;B[nc]C[We do not [override\\] here.]\
+                   (;W[qc]C[first line\n  [override\\]  \nname = b]AB[dd])(;W[pc]))";
+        let mut t = Tree::new();
+        let d = import_sgf_into(&mut t, sgf, Conventions::Auto).unwrap();
+        assert_eq!(d.pachi_overrides, 2, "{d:?}");
+        assert!(
+            d.to_string()
+                .ends_with("; 2 Pachi [override] sections not imported"),
+            "{d}"
+        );
+        // Their moves are still book moves.
+        t.canonicalize();
+        assert_eq!(t.tree_moves(), 5);
+        // A file without one says nothing about overrides.
+        let d = import_sgf_into(&mut Tree::new(), "(;GM[1];B[pd])", Conventions::Auto).unwrap();
+        assert_eq!(d.pachi_overrides, 0);
+        assert!(!d.to_string().contains("override"), "{d}");
     }
 }

@@ -313,6 +313,54 @@ pub fn to_text(tree: &Tree) -> String {
     out
 }
 
+/// A line from the empty corner to vertex `v` (the first found breadth first), in the text
+/// format without types: to name a vertex in messages (`Tree::type_conflicts`).
+pub fn line_to(tree: &Tree, v: u32) -> Option<String> {
+    let n = tree.vertices().len();
+    let mut parent: Vec<Option<(u32, usize)>> = vec![None; n];
+    let mut seen = vec![false; n];
+    seen[0] = true;
+    let mut queue = std::collections::VecDeque::from([0u32]);
+    while let Some(u) = queue.pop_front() {
+        if u == v {
+            break;
+        }
+        for (k, e) in tree.vertex(u).edges.iter().enumerate() {
+            if !std::mem::replace(&mut seen[e.to as usize], true) {
+                parent[e.to as usize] = Some((u, k));
+                queue.push_back(e.to);
+            }
+        }
+    }
+    if !*seen.get(v as usize)? {
+        return None;
+    }
+    let mut steps = Vec::new();
+    let mut at = v;
+    while let Some((u, k)) = parent[at as usize] {
+        steps.push(&tree.vertex(u).edges[k].step);
+        at = u;
+    }
+    let mut out = String::new();
+    let mut last = Rel::Opposite;
+    for (i, step) in steps.into_iter().rev().enumerate() {
+        if i > 0 {
+            out.push(' ');
+        }
+        last = match step {
+            Step::Move(m) => {
+                out.push_str(&point_name(m.point));
+                if m.colour == last {
+                    out.push_str(":repeat");
+                }
+                m.colour
+            }
+            other => write_step(other, last, &mut out),
+        };
+    }
+    Some(out)
+}
+
 fn open(
     tree: &Tree,
     v: u32,
@@ -327,7 +375,8 @@ fn open(
     stack.push((v, last, 0, branch));
 }
 
-fn point_text(p: Point) -> String {
+/// A corner-frame point as the text format writes it (`c6`, `tenuki`).
+pub fn point_name(p: Point) -> String {
     match p {
         Point::Pass => "tenuki".into(),
         Point::At { x, y } => format!("{}{}", (b'a' + x - 1) as char, y),
@@ -338,7 +387,7 @@ fn point_text(p: Point) -> String {
 fn write_step(step: &Step, last: Rel, out: &mut String) -> Rel {
     match step {
         Step::Move(m) => {
-            out.push_str(&point_text(m.point));
+            out.push_str(&point_name(m.point));
             if m.kind != MoveType::Normal {
                 let _ = write!(out, ":{}", m.kind.name());
             }
@@ -361,7 +410,7 @@ fn write_step(step: &Step, last: Rel, out: &mut String) -> Rel {
                     Some(Rel::Opposite) => 'o',
                     None => 'e',
                 };
-                let _ = write!(out, "{c}:{}", point_text(Point::at(s.x, s.y)));
+                let _ = write!(out, "{c}:{}", point_name(Point::at(s.x, s.y)));
             }
             out.push(')');
             last

@@ -62,9 +62,25 @@ impl Frame {
             height: size,
         }
     }
-    /// The 8 orientations: `index = corner * 2 + transpose`.
+    /// The 8 orientations: `index = corner * 2 + transpose`. This numbering is the walker's:
+    /// it counts corners, because a corner's two orientations share a walk while the moves lie
+    /// on its diagonal. lens-vm numbers the same 8 symmetries as transforms of a drawn
+    /// pattern's offsets (`geometry::Orientation`: mirror, then clockwise quarter turns);
+    /// [`Frame::vm_orientation`] converts.
     pub fn orientation(size: u8, index: u8) -> Frame {
         Frame::new(size, (index >> 1) & 3, index & 1 != 0)
+    }
+
+    /// This frame's orientation in lens-vm's numbering (`lens_vm::geometry::Orientation`
+    /// index): the transform that turns an offset in the corner frame (`x` away from the
+    /// corner's vertical edge, `y` away from its horizontal edge) into the board offset
+    /// (`x` east, `y` south). Tested against lens-vm in `tests/tests/joseki_walk.rs`.
+    pub const fn vm_orientation(&self) -> u8 {
+        // By `corner * 2 + transpose`: top-left (a, b) -> (a, b) is 0 and (b, a) is 7 (mirror,
+        // then 3 turns); top-right (-a, b) 4, (-b, a) 1; bottom-left (a, -b) 6, (b, -a) 3;
+        // bottom-right (-a, -b) 2, (-b, -a) 5.
+        const VM: [u8; 8] = [0, 7, 4, 1, 6, 3, 2, 5];
+        VM[((self.corner & 3) * 2 + self.transpose as u8) as usize]
     }
     pub fn with_rect(mut self, width: u8, height: u8) -> Frame {
         self.width = width;
@@ -151,8 +167,12 @@ pub struct Lookup {
     pub parsed: usize,
 }
 
+/// The small mode indexes sibling lists of at least this many moves.
+const LONG_LIST: usize = 8;
+
 mod engine;
 mod fast;
+mod jumps;
 mod table;
 
 pub use engine::{BookCursor, BookLookup, BookState, CornerBook};
@@ -163,8 +183,11 @@ pub struct Walker<'a> {
     l: Layout<'a>,
     /// Per code byte: a one-byte entry and its sibling / child bits (`fast::meta`).
     meta: [u8; 256],
-    /// The transition table (`Walker::new`); `None`: steps scan the blob (`Walker::in_place`).
+    /// The transition table (`Walker::new`); `None`: steps scan the blob (`Walker::small`,
+    /// `Walker::in_place`).
     table: Option<table::Transitions>,
+    /// The small mode's jump table over large subtrees (`Walker::small`).
+    jumps: Option<jumps::Jumps>,
 }
 
 impl std::fmt::Debug for Walker<'_> {
@@ -183,21 +206,45 @@ impl std::fmt::Debug for Walker<'_> {
                 ),
             None => d.field("table", &"none (scans in place)"),
         };
+        if let Some(j) = &self.jumps {
+            d.field("jumps", &j.len())
+                .field("jump_bytes", &j.heap_bytes());
+        }
         d.finish()
     }
 }
 
 impl<'a> Walker<'a> {
-    /// Validate the blob once (a full decode) and build the transition table beside it: a step
-    /// is then one hash probe. The blob stays the walkable format (listings read it).
+    /// The fast mode: validate the blob once (a full decode) and build the transition table
+    /// beside it: a step is then one hash probe. The blob stays the walkable format (listings
+    /// read it, hopping over subtrees with the small mode's jump table, which it also keeps).
     pub fn new(bytes: &'a [u8]) -> Result<Walker<'a>, DecodeError> {
         let mut w = Walker::in_place(bytes)?;
-        w.table = Some(table::Transitions::build(&w.l));
+        // The jump table stays: listings hop over subtrees with it, and the build uses it.
+        let jumps = jumps::Jumps::build(&w.l);
+        w.table = Some(table::Transitions::build(&w.l, &jumps, 0));
+        w.jumps = Some(jumps);
+        Ok(w)
+    }
+
+    /// The small mode: validate the blob once and build a jump table beside it (where each
+    /// subtree of [`JUMP_MIN`](jumps::JUMP_MIN) bytes or more that has a next sibling ends);
+    /// steps scan their sibling list, hopping over large subtrees with one probe. A fraction
+    /// of the blob's size beside it, against [`Walker::new`]'s 10-30x; lookups cost a few
+    /// times more (see docs/joseki.md, Walker memory).
+    pub fn small(bytes: &'a [u8]) -> Result<Walker<'a>, DecodeError> {
+        let mut w = Walker::in_place(bytes)?;
+        let jumps = jumps::Jumps::build(&w.l);
+        // The long lists (the first moves, big branch points) are probed, not scanned.
+        w.table =
+            Some(table::Transitions::build(&w.l, &jumps, LONG_LIST)).filter(|t| t.entries() > 0);
+        w.jumps = Some(jumps);
         Ok(w)
     }
 
     /// Validate the blob once (a full decode), then walk it in place: every step scans its
-    /// sibling list. No heap; slower than [`Walker::new`] on long lists.
+    /// sibling list, parsing earlier siblings' subtrees. No heap; slow on large books (see
+    /// [`Walker::small`]).
     pub fn in_place(bytes: &'a [u8]) -> Result<Walker<'a>, DecodeError> {
         if bytes.len() >= fast::VBIT as usize {
             return Err(DecodeError {
@@ -211,12 +258,23 @@ impl<'a> Walker<'a> {
             l,
             meta: fast::meta(&l),
             table: None,
+            jumps: None,
         })
     }
 
-    /// Heap bytes held beside the blob (the transition table).
+    /// Heap bytes held beside the blob (the transition table, or the jump table).
     pub fn heap_bytes(&self) -> usize {
         self.table.as_ref().map_or(0, |t| t.heap_bytes())
+            + self.jumps.as_ref().map_or(0, |j| j.heap_bytes())
+    }
+
+    /// Offset just after the subtree at `sub`: one probe of the jump table when the walker has
+    /// one and the subtree is large, else parsed (counted in `parsed`).
+    fn skip_subtree(&self, sub: usize, parsed: &mut usize) -> Result<usize, DecodeError> {
+        match self.jumps.as_ref().and_then(|j| j.get(fast::list_key(sub))) {
+            Some(end) => Ok(end),
+            None => skip_list(&self.l, sub, parsed),
+        }
     }
 
     fn root(&self) -> Option<usize> {
@@ -251,7 +309,7 @@ impl<'a> Walker<'a> {
                         return Ok(None);
                     }
                     pos = if has_child {
-                        skip_list(&self.l, pos + 1, parsed)?
+                        self.skip_subtree(pos + 1, parsed)?
                     } else {
                         pos + 1
                     };
@@ -266,12 +324,10 @@ impl<'a> Walker<'a> {
             if !e.has_sibling {
                 return Ok(None);
             }
-            pos = if !e.inline_children() {
-                e.end
-            } else if let Some(next) = e.skip {
-                next
-            } else {
-                skip_list(&self.l, e.end, parsed)?
+            pos = match (e.subtree(), e.skip) {
+                (None, _) => e.end,
+                (Some(_), Some(next)) => next,
+                (Some(sub), None) => self.skip_subtree(sub, parsed)?,
             };
         }
     }
@@ -367,15 +423,13 @@ impl<'a> Walker<'a> {
             if !e.has_sibling {
                 return n;
             }
-            pos = if !e.inline_children() {
-                e.end
-            } else if let Some(next) = e.skip {
-                next
-            } else {
-                match skip_list(&self.l, e.end, parsed) {
+            pos = match (e.subtree(), e.skip) {
+                (None, _) => e.end,
+                (Some(_), Some(next)) => next,
+                (Some(sub), None) => match self.skip_subtree(sub, parsed) {
                     Ok(p) => p,
                     Err(_) => return n,
-                }
+                },
             };
         }
     }
@@ -492,12 +546,10 @@ impl<'a> Walker<'a> {
             if !e.has_sibling {
                 return Some(n);
             }
-            pos = if !e.inline_children() {
-                e.end
-            } else if let Some(next) = e.skip {
-                next
-            } else {
-                skip_list(&self.l, e.end, &mut parsed).ok()?
+            pos = match (e.subtree(), e.skip) {
+                (None, _) => e.end,
+                (Some(_), Some(next)) => next,
+                (Some(sub), None) => self.skip_subtree(sub, &mut parsed).ok()?,
             };
         }
     }

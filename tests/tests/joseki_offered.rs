@@ -4,8 +4,7 @@
 //! every book move of the side to move there. Setup stones are played as moves where the line
 //! holds them.
 
-#[path = "joseki_data.rs"]
-mod data;
+use lens_tests::joseki_data as data;
 
 use lens_joseki::{
     BoardMove, BookState, Colour, Continuation, Conventions, Encoding, Frame, Point, Rel, Step,
@@ -289,7 +288,7 @@ const FAR_BOOK: &str = "(;GM[1]FF[4]SZ[19]\
 #[test]
 fn far_lines_setup_lines_and_tenuki_of_a_book_of_our_own_are_offered() {
     let t = import_sgf(FAR_BOOK, Conventions::Plain).unwrap();
-    for enc in Encoding::ALL {
+    for enc in Encoding::WALKABLE {
         let blob = encode(&t, enc);
         for w in [
             Walker::new(&blob).unwrap(),
@@ -389,7 +388,7 @@ fn a_trailing_tenuki_gives_the_same_side_the_book_move_after_the_tenuki() {
     // d4 c3, then the first mover's tenuki and c4, or c4 as a colour repeat; d4 c6. Played
     // with white first on the board.
     let t = parse_text("d4 ( c3 ( tenuki c4 d5 | c4:repeat e3 ) | c6 )").unwrap();
-    for enc in Encoding::ALL {
+    for enc in Encoding::WALKABLE {
         let blob = encode(&t, enc);
         let w = Walker::new(&blob).unwrap();
         let f = Frame::orientation(19, 2);

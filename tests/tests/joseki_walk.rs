@@ -4,8 +4,7 @@
 //! against the batch lookup; transpositions, tenuki and colour repeats, setup lines, leaving
 //! the book, the rectangle fallback.
 
-#[path = "joseki_data.rs"]
-mod data;
+use lens_tests::joseki_data as data;
 
 use lens_joseki::{
     BoardMove, BookLookup, BookState, Colour, Continuation, Conventions, Encoding, Frame, MoveType,
@@ -129,7 +128,7 @@ fn data_union() -> Option<&'static (Tree, Vec<Vec<u8>>)> {
                 import_sgf_into(&mut t, text, Conventions::Auto).unwrap();
             }
             t.canonicalize();
-            let blobs = Encoding::ALL.iter().map(|&e| encode(&t, e)).collect();
+            let blobs = Encoding::WALKABLE.iter().map(|&e| encode(&t, e)).collect();
             Some((t, blobs))
         })
         .as_ref()
@@ -270,6 +269,9 @@ fn got_set(out: &[Continuation]) -> BTreeSet<(Option<(u8, u8)>, Colour)> {
 /// tree, and give the same continuations seen from the line's frame.
 fn check_all_16(tree: &Tree, blob: &[u8], line: &[(Rel, Point)]) {
     let w = Walker::new(blob).unwrap();
+    // The small mode (jump table, scans) answers as the fast mode (transition table).
+    let small = Walker::small(blob).unwrap();
+    let mut out_small = [Continuation::EMPTY; 64];
     let expect = tree_next(tree, line).expect("the line comes from the tree");
     let mut out = [Continuation::EMPTY; 64];
     let mut engine_seen: Option<Vec<Seen>> = None;
@@ -285,6 +287,9 @@ fn check_all_16(tree: &Tree, blob: &[u8], line: &[(Rel, Point)]) {
             };
             let r = w.lookup(19, &moves, None, to_move, &mut out);
             assert!(r.continuations <= out.len());
+            let rs = small.lookup(19, &moves, None, to_move, &mut out_small);
+            assert_eq!(rs.corners, r.corners, "small mode: {line:?}");
+            assert_eq!(out_small[..rs.continuations], out[..r.continuations]);
             let got = &out[..r.continuations];
             assert_eq!(got_set(got).len(), got.len(), "no duplicates");
             // Every book move of the exact line is offered; the walker may offer more, from
@@ -342,7 +347,7 @@ proptest! {
     #[test]
     fn a_line_is_found_in_all_16_frames_sample(picks in proptest::collection::vec(0u16..64, 0..8)) {
         let tree = sample_tree();
-        for enc in Encoding::ALL {
+        for enc in Encoding::WALKABLE {
             let blob = encode(&tree, enc);
             check_all_16(&tree, &blob, &random_line(&tree, &picks));
         }
@@ -363,7 +368,7 @@ fn transpositions_are_merged_and_found() {
     // under the second.
     let t = parse_text("( d4 c3 e3 d3:urgent | e3 c3 d4 )").unwrap();
     assert_eq!(t.transposed_vertices(), 1);
-    for enc in Encoding::ALL {
+    for enc in Encoding::WALKABLE {
         let blob = encode(&t, enc);
         let w = Walker::new(&blob).unwrap();
         let mut out = [(Rel::Same, Point::Pass, MoveType::Normal); 8];
@@ -386,7 +391,7 @@ fn tenuki_and_colour_repeats() {
     // outside the corner, so the walker sees black twice and follows the recorded tenuki.
     // `f3 c3:repeat`: the same without a recorded pass (a colour exception).
     let t = parse_text("( d4 ( e3 tenuki c3 c4 | f3 c3:repeat d3 ) )").unwrap();
-    for enc in Encoding::ALL {
+    for enc in Encoding::WALKABLE {
         let blob = encode(&t, enc);
         let w = Walker::new(&blob).unwrap();
         let frame = Frame::orientation(19, 3);
@@ -571,7 +576,7 @@ fn a_half_board_line_beats_the_quarter_and_is_found_transposed() {
 #[test]
 fn leaving_the_book_through_the_engine_lookup() {
     let t = sample_tree();
-    let w_blobs: Vec<Vec<u8>> = Encoding::ALL.iter().map(|&e| encode(&t, e)).collect();
+    let w_blobs: Vec<Vec<u8>> = Encoding::WALKABLE.iter().map(|&e| encode(&t, e)).collect();
     for blob in &w_blobs {
         let w = Walker::new(blob).unwrap();
         let frame = Frame::orientation(19, 6);
@@ -644,7 +649,7 @@ fn leaving_the_book_through_the_engine_lookup() {
 #[test]
 fn engine_lookup_handles_tenuki_and_colour_repeats() {
     let t = parse_text("( d4 ( e3 tenuki c3 c4 | f3 c3:repeat d3 ) )").unwrap();
-    for enc in Encoding::ALL {
+    for enc in Encoding::WALKABLE {
         let blob = encode(&t, enc);
         let w = Walker::new(&blob).unwrap();
         let frame = Frame::orientation(19, 3);
@@ -710,7 +715,7 @@ fn fast_walk_agrees_with_the_tree_and_the_old_walk_on_every_vertex() {
         let mut t = Tree::new();
         import_sgf_into(&mut t, text, Conventions::Auto).unwrap();
         t.canonicalize();
-        for enc in Encoding::ALL {
+        for enc in Encoding::WALKABLE {
             let blob = encode(&t, enc);
             let w = Walker::new(&blob).unwrap();
             let scan = Walker::in_place(&blob).unwrap();
@@ -854,4 +859,29 @@ fn the_cursor_equals_the_batch_lookup_after_every_move() {
         BookState::InBook,
         "c3 (3-3) is a first move"
     );
+}
+
+/// The walker's 8 frames (`corner * 2 + transpose`) and lens-vm's 8 orientations (mirror, then
+/// clockwise turns of a drawn pattern's offsets) are the same symmetries numbered two ways;
+/// `Frame::vm_orientation` converts, checked here on every offset of a 5x5 neighbourhood.
+#[test]
+fn frames_name_their_lens_vm_orientation() {
+    let mut used = BTreeSet::new();
+    for index in 0..8u8 {
+        let f = Frame::orientation(19, index);
+        let t = lens_vm::geometry::Orientation::new(f.vm_orientation()).unwrap();
+        used.insert(t.index());
+        let (cx, cy) = (8u8, 8u8);
+        let (bx, by) = f.to_board(cx, cy).unwrap();
+        for dx in -2i32..=2 {
+            for dy in -2i32..=2 {
+                let (qx, qy) = f
+                    .to_board((cx as i32 + dx) as u8, (cy as i32 + dy) as u8)
+                    .unwrap();
+                let board = (qx as i32 - bx as i32, qy as i32 - by as i32);
+                assert_eq!(t.apply(dx, dy), board, "frame {index}: ({dx}, {dy})");
+            }
+        }
+    }
+    assert_eq!(used.len(), 8);
 }

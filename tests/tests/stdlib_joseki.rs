@@ -5,8 +5,7 @@
 //!     the third-party books in `../shared/data` (GNU Go's and Pachi's, used only as an
 //!     oracle) to at least the depth stated for it in `LINES`.
 
-#[path = "joseki_data.rs"]
-mod data;
+use lens_tests::joseki_data as data;
 
 use lens_joseki::{
     Conventions, Encoding, Frame, MoveType, Point, Rel, Step, Tree, Walker, decode, encode,

@@ -57,14 +57,26 @@ const SYM: u8 = 0xFD;
 const REV: u8 = 0xFE;
 const PTR: u8 = 0xFF;
 const CLASSES: usize = 5;
-/// Pair group descriptors: the second move has a child / is a leaf.
+/// Pair group descriptors: the second move has a child / is a leaf; with [`PAIR_SIBLING`], the
+/// first move has a next sibling (after the second's subtree; version 3).
 const PAIR_CHAIN: u8 = 5;
 const PAIR_LEAF: u8 = 6;
+const PAIR_SIBLING: u8 = 8;
+/// The four pair groups, in the order the encoder lists them.
+const PAIR_GROUPS: [u8; 4] = [
+    PAIR_CHAIN,
+    PAIR_LEAF,
+    PAIR_CHAIN | PAIR_SIBLING,
+    PAIR_LEAF | PAIR_SIBLING,
+];
 /// `code_class` of table codes that only `read_entry` decodes (typed, pass, colour exception,
 /// pair). The walker's one-byte fast path takes classes 0-3 only.
 pub(crate) const SLOW_CLASS: u8 = 5;
-/// Subtrees of at least this many entries get a skip field (when the entry has a sibling).
-pub(crate) const DEFAULT_SKIP_MIN: usize = 16;
+/// Subtrees of at least this many entries get a skip field (when the entry has a sibling):
+/// never, by default. The walker's transition table (or its jump table, in the small mode)
+/// does the skip fields' job beside the blob; `codec::encode_compact_with_skip` still writes
+/// them (class 4), and every decoder reads them.
+pub(crate) const DEFAULT_SKIP_MIN: usize = usize::MAX;
 /// Pass symbol in the encoder's symbol space (points are 0..=255).
 const PASS_SYM: u16 = 256;
 
@@ -183,10 +195,15 @@ pub(crate) fn header(
             return err(p, "truncated group list");
         }
         let mut seen = [false; 256];
+        // Version 3 adds the pair groups whose first move has a sibling.
+        let pair_bits = if version >= 3 { PAIR_SIBLING } else { 0 };
         for k in 0..g as usize {
             let (d, n) = (bytes[p + 2 * k], bytes[p + 2 * k + 1]);
             let class = d & 7;
-            if class > PAIR_LEAF || (class >= PAIR_CHAIN && d != class) || d < 8 && class < 5 {
+            if class > PAIR_LEAF
+                || (class >= PAIR_CHAIN && d & !pair_bits != class)
+                || d < 8 && class < 5
+            {
                 return err(p + 2 * k, "bad group descriptor");
             }
             if d & 0x40 != 0 && n > 1 {
@@ -227,14 +244,14 @@ pub(crate) fn header(
     let mut code_second = [0u8; 256];
     let (mut code, mut next_pair) = (0usize, 0usize);
     for &(d, n, _) in &groups {
-        for k in 0..n as usize {
+        for &point in &order[..n as usize] {
             let class = d & 7;
             if class >= PAIR_CHAIN {
                 code_point[code] = pair_bytes[2 * next_pair];
                 code_second[code] = pair_bytes[2 * next_pair + 1];
                 next_pair += 1;
             } else if d & 0x40 == 0 {
-                code_point[code] = order[k];
+                code_point[code] = point;
             }
             code_class[code] = if d == class && class < 5 {
                 class
@@ -389,18 +406,29 @@ fn plain_point(p: &PEntry<'_>) -> Option<u8> {
     }
 }
 
-/// Entries `i` that can start a pair with `i + 1`: (first point, second point, second class).
-fn pair_candidates(plan: &[PEntry<'_>], targeted: &[bool]) -> Vec<Option<(u8, u8, u8)>> {
+/// Entries `i` that can start a pair with `i + 1`: (first point, second point, pair group).
+/// The first may have a sibling unless it wants a skip field (a pair code has none).
+fn pair_candidates(
+    plan: &[PEntry<'_>],
+    targeted: &[bool],
+    wants: &[bool],
+) -> Vec<Option<(u8, u8, u8)>> {
     (0..plan.len())
         .map(|i| {
             let (a, b) = (&plan[i], plan.get(i + 1)?);
-            if a.has_sibling || !a.inline() || b.has_sibling || targeted[i + 1] {
+            if wants[i] || !a.inline() || b.has_sibling || targeted[i + 1] {
                 return None;
             }
-            let second = if b.has_child { PAIR_CHAIN } else { PAIR_LEAF };
-            Some((plain_point(a)?, plain_point(b)?, second))
+            let group = pair_group(a, b);
+            Some((plain_point(a)?, plain_point(b)?, group))
         })
         .collect()
+}
+
+/// The pair group of first move `a` and second move `b` (its only child).
+fn pair_group(a: &PEntry<'_>, b: &PEntry<'_>) -> u8 {
+    let second = if b.has_child { PAIR_CHAIN } else { PAIR_LEAF };
+    second | if a.has_sibling { PAIR_SIBLING } else { 0 }
 }
 
 /// Greedy depth-first pair parse: `role[i]` = 1 first of a pair, 2 second, 0 single.
@@ -421,8 +449,10 @@ fn parse_pairs(cands: &[Option<(u8, u8, u8)>], chosen: &BTreeMap<(u8, u8, u8), u
     role
 }
 
+/// Group descriptors and their code counts, in code order.
+type Groups = Vec<(u8, u8)>;
 /// A code space as the encoder writes it: the space, the explicit table, the groups.
-type CodeSpace = (Space, Vec<u8>, Vec<(u8, u8)>);
+type CodeSpace = (Space, Vec<u8>, Groups);
 
 /// Choose the code space (explicit table, group sizes, pairs) that minimises the blob.
 /// Candidate code spaces (explicit table, groups), the best estimates first; the encoder lays
@@ -434,7 +464,7 @@ fn choose_space(plan: &[PEntry<'_>], wants: &[bool]) -> Vec<CodeSpace> {
             targeted[t] = true;
         }
     }
-    let cands = pair_candidates(plan, &targeted);
+    let cands = pair_candidates(plan, &targeted, wants);
     let mut pair_counts: BTreeMap<(u8, u8, u8), u32> = BTreeMap::new();
     for c in cands.iter().flatten() {
         *pair_counts.entry(*c).or_default() += 1;
@@ -443,14 +473,16 @@ fn choose_space(plan: &[PEntry<'_>], wants: &[bool]) -> Vec<CodeSpace> {
     ranked_pairs.sort_by_key(|&(c, n)| (std::cmp::Reverse(n), c));
     ranked_pairs.retain(|&(_, n)| n >= 3);
     let mut best: Option<usize> = None;
-    let mut options: Vec<(usize, Space, Vec<u8>, Vec<(u8, u8)>)> = Vec::new();
+    let mut options: Vec<(usize, CodeSpace)> = Vec::new();
     let mut pair_options = vec![0usize];
-    for k in [8usize, 16, 24, 32, 48, 64, 96] {
+    // Large books pay for more pairs (each costs its 2 table bytes and a code of the singles).
+    const PAIR_STEPS: [usize; 10] = [8, 16, 24, 32, 48, 64, 96, 128, 160, 192];
+    for k in PAIR_STEPS {
         if k <= ranked_pairs.len() {
             pair_options.push(k);
         }
     }
-    if !pair_options.contains(&ranked_pairs.len()) && ranked_pairs.len() <= 96 {
+    if !pair_options.contains(&ranked_pairs.len()) && ranked_pairs.len() <= 192 {
         pair_options.push(ranked_pairs.len());
     }
     let mut fixed_table: Option<Vec<u8>> = None;
@@ -488,13 +520,13 @@ fn choose_space(plan: &[PEntry<'_>], wants: &[bool]) -> Vec<CodeSpace> {
             _ => choose_singles(&needs, CODES - npairs),
         };
         fixed_table.get_or_insert_with(|| table.clone());
-        let pair_groups = [PAIR_CHAIN, PAIR_LEAF]
+        let pair_groups = PAIR_GROUPS
             .iter()
             .filter(|&&g| chosen.iter().any(|c| c.2 == g))
             .count();
         let total = cost + pair_uses + 2 * npairs + 2 * pair_groups;
         let mut groups = groups;
-        for g in [PAIR_CHAIN, PAIR_LEAF] {
+        for g in PAIR_GROUPS {
             let n = chosen.iter().filter(|c| c.2 == g).count();
             if n > 0 {
                 groups.push((g, n as u8));
@@ -505,11 +537,11 @@ fn choose_space(plan: &[PEntry<'_>], wants: &[bool]) -> Vec<CodeSpace> {
             best_pairs = npairs;
         }
         let space = build_space(&table, &groups, &chosen);
-        options.push((total, space, table, groups));
+        options.push((total, (space, table, groups)));
     }
     options.sort_by_key(|o| o.0);
     options.truncate(4);
-    options.into_iter().map(|(_, s, t, g)| (s, t, g)).collect()
+    options.into_iter().map(|(_, o)| o).collect()
 }
 
 fn pair_counts_of(ranked: &[((u8, u8, u8), u32)], c: &(u8, u8, u8)) -> u32 {
@@ -557,7 +589,8 @@ fn choose_singles(needs: &BTreeMap<Need, u32>, budget: usize) -> (Vec<u8>, Vec<(
     let mut ranked: Vec<(u8, u32)> = point_counts.into_iter().collect();
     ranked.sort_by_key(|&(b, c)| (std::cmp::Reverse(c), b));
     let max_l = ranked.len().min(255);
-    let mut best: Option<(usize, Vec<u8>, Vec<(u8, u8)>)> = None;
+    // (bytes, table, groups)
+    let mut best: Option<(usize, Vec<u8>, Groups)> = None;
     let mut tried = Vec::new();
     let lengths = (0..=64).step_by(8).chain([80, 96, 128, 160, 255]);
     for l in lengths {
@@ -694,11 +727,7 @@ fn mains(plan: &[PEntry<'_>], wants: &[bool], space: &Space, role: &[u8]) -> Vec
                 let key = (
                     plain_point(p).expect("pair first"),
                     plain_point(&plan[i + 1]).expect("pair second"),
-                    if plan[i + 1].has_child {
-                        PAIR_CHAIN
-                    } else {
-                        PAIR_LEAF
-                    },
+                    pair_group(p, &plan[i + 1]),
                 );
                 return Main::PairFirst(space.pairs[&key]);
             }
@@ -794,7 +823,7 @@ fn emit(
     out: &mut Vec<u8>,
 ) {
     out.push(table.len() as u8);
-    out.extend_from_slice(&table);
+    out.extend_from_slice(table);
     for c in 0..CLASSES as u8 {
         out.push(groups.iter().find(|g| g.0 == c).map_or(0, |g| g.1));
     }
@@ -814,15 +843,15 @@ fn emit(
             targeted[t] = true;
         }
     }
-    let role = parse_pairs(&pair_candidates(plan, &targeted), &space.pairs);
-    let mains = mains(plan, &wants, &space, &role);
+    let role = parse_pairs(&pair_candidates(plan, &targeted, wants), &space.pairs);
+    let mains = mains(plan, wants, space, &role);
     let fixed: Vec<usize> = plan
         .iter()
         .zip(&mains)
         .map(|(p, &m)| fixed_size(p, m))
         .collect();
     let vw = |v: u64| varint_len(v) as u8;
-    let (pos, w) = layout(plan, &fixed, &wants, vw, vw);
+    let (pos, w) = layout(plan, &fixed, wants, vw, vw);
     let base = out.len();
     for (i, p) in plan.iter().enumerate() {
         debug_assert_eq!(out.len() - base, pos[i]);
@@ -1007,7 +1036,7 @@ fn read_second(l: &Layout<'_>, at: usize) -> Result<RawEntry, DecodeError> {
         reverse: false,
         setup: None,
         has_sibling: false,
-        has_child: d == PAIR_CHAIN,
+        has_child: d & 7 == PAIR_CHAIN,
         ptr: None,
         skip: None,
         end: at + 1,
@@ -1078,6 +1107,7 @@ fn read_slow(l: &Layout<'_>, pos: usize) -> Result<RawEntry, DecodeError> {
                 return err(pos, "prefix on a pair code");
             }
             e.has_child = true;
+            e.has_sibling = d & PAIR_SIBLING != 0;
             e.ptr = Some(VIRTUAL | (p - 1));
             e.end = p;
             return Ok(e);

@@ -18,8 +18,12 @@ use std::collections::HashMap;
 
 pub(crate) const MAGIC: &[u8; 2] = b"LJ";
 /// Version 2: Compact's code groups (types, passes, colour exceptions and 2-move pairs in the
-/// code byte). Version 1 blobs (Compact with five plain classes, or Fotland) still decode.
+/// code byte); Packed. Version 1 blobs (Compact with five plain classes, or Fotland) still
+/// decode.
 pub(crate) const VERSION: u8 = 2;
+/// Compact version 3: pair codes whose first move has a sibling (two more pair groups). The
+/// encoder writes it; Compact version 1 and 2 blobs still decode.
+pub(crate) const COMPACT_VERSION: u8 = 3;
 
 /// Which blob layout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -37,10 +41,11 @@ pub enum Encoding {
 }
 
 impl Encoding {
-    /// The walkable encodings (a [`crate::Walker`] reads them in place).
-    pub const ALL: [Encoding; 2] = [Encoding::Fotland, Encoding::Compact];
     /// Every encoding, the storage-only [`Encoding::Packed`] included.
-    pub const EVERY: [Encoding; 3] = [Encoding::Fotland, Encoding::Compact, Encoding::Packed];
+    pub const ALL: [Encoding; 3] = [Encoding::Fotland, Encoding::Compact, Encoding::Packed];
+    /// The walkable encodings, a subset of [`Encoding::ALL`]: a [`crate::Walker`] reads them
+    /// in place; Packed must be unpacked first.
+    pub const WALKABLE: [Encoding; 2] = [Encoding::Fotland, Encoding::Compact];
     pub const fn id(self) -> u8 {
         match self {
             Encoding::Fotland => 0,
@@ -59,7 +64,7 @@ impl Encoding {
         !matches!(self, Encoding::Packed)
     }
     pub fn from_name(s: &str) -> Option<Encoding> {
-        Encoding::EVERY.into_iter().find(|e| e.name() == s)
+        Encoding::ALL.into_iter().find(|e| e.name() == s)
     }
 }
 
@@ -120,6 +125,16 @@ pub(crate) struct RawEntry {
 impl RawEntry {
     pub fn inline_children(&self) -> bool {
         self.has_child && self.ptr.is_none()
+    }
+    /// Where the subtree stored after this entry starts (its next sibling follows it): the
+    /// inline children, or a pair code's second move (a virtual position). `None`: the next
+    /// sibling, if any, starts at `end`.
+    pub fn subtree(&self) -> Option<usize> {
+        match self.ptr {
+            None if self.has_child => Some(self.end),
+            Some(p) if is_virtual(p) => Some(p),
+            _ => None,
+        }
     }
     /// Where the children list starts, if any.
     pub fn children(&self) -> Option<usize> {
@@ -187,8 +202,12 @@ pub(crate) fn parse_header(bytes: &[u8]) -> Result<Layout<'_>, DecodeError> {
         return err(0, "not a joseki blob (magic `LJ` missing)");
     }
     let version = bytes[2];
-    let fotland_v3 = version == fotland::VERSION_PASS_IN_TABLE && bytes[3] == 0;
-    if version != VERSION && version != 1 && !fotland_v3 {
+    let known = match bytes[3] {
+        0 => (1..=fotland::VERSION_PASS_IN_TABLE).contains(&version),
+        1 => (1..=COMPACT_VERSION).contains(&version),
+        _ => version == 1 || version == VERSION,
+    };
+    if !known {
         return err(2, "unsupported joseki blob version");
     }
     let enc = match bytes[3] {
@@ -240,10 +259,11 @@ pub(crate) fn skip_list(
         let e = read_entry(l, pos)?;
         pending -= 1;
         if let Some(v) = e.ptr.filter(|&p| is_virtual(p)) {
-            // A pair code: its second move (the only child) is read at the virtual position.
+            // A pair code: its second move (the only child) is read at the virtual position;
+            // the second's subtree, then the first's sibling, follow the code.
             *parsed += e.end - e.start;
             pos = v;
-            pending += 1;
+            pending += 1 + e.has_sibling as usize;
             continue;
         }
         if let Some(next) = e.skip.filter(|_| e.inline_children()) {
@@ -416,7 +436,8 @@ pub fn encode(tree: &Tree, enc: Encoding) -> Vec<u8> {
     out.push(match enc {
         // Fotland's table may hold the pass from version 3; Compact and Packed stay at 2.
         Encoding::Fotland => fotland::VERSION_PASS_IN_TABLE,
-        _ => VERSION,
+        Encoding::Compact => COMPACT_VERSION,
+        Encoding::Packed => VERSION,
     });
     out.push(enc.id());
     write_varint(&mut out, tree.tree_moves(), varint_len(tree.tree_moves()));
@@ -438,7 +459,7 @@ pub fn unpack(bytes: &[u8]) -> Result<Vec<u8>, DecodeError> {
 pub fn encode_compact_with_skip(tree: &Tree, skip_min: usize) -> Vec<u8> {
     let mut out = Vec::new();
     out.extend_from_slice(MAGIC);
-    out.push(VERSION);
+    out.push(COMPACT_VERSION);
     out.push(Encoding::Compact.id());
     write_varint(&mut out, tree.tree_moves(), varint_len(tree.tree_moves()));
     compact::encode(&plan(tree), &mut out, skip_min);
@@ -451,7 +472,7 @@ pub fn encode_compact_with_skip(tree: &Tree, skip_min: usize) -> Vec<u8> {
 pub fn encode_compact_with_space_of(train: &Tree, test: &Tree) -> (Vec<u8>, usize) {
     let mut out = Vec::new();
     out.extend_from_slice(MAGIC);
-    out.push(VERSION);
+    out.push(COMPACT_VERSION);
     out.push(Encoding::Compact.id());
     write_varint(&mut out, test.tree_moves(), varint_len(test.tree_moves()));
     let space = compact::encode_with_space_of(

@@ -120,9 +120,12 @@ struct Points {
     n0: u32,
     rel: Vec<u32>,
     nrel: u32,
-    o1: HashMap<usize, (u32, Vec<(u16, u32)>)>,
-    o2: HashMap<(usize, usize), (u32, Vec<(u16, u32)>)>,
+    o1: HashMap<usize, Counts>,
+    o2: HashMap<(usize, usize), Counts>,
 }
+
+/// A context's total and its (symbol, count) list.
+type Counts = (u32, Vec<(u16, u32)>);
 
 fn transpose(n: usize, s: usize) -> usize {
     if s == 0 {
@@ -207,10 +210,10 @@ impl Points {
             *v = a0 * (self.o0[s] as f64 + floor);
         }
         if lr > 0.0 {
-            for s in 1..points {
+            for (s, v) in w.iter_mut().enumerate().skip(1) {
                 let (x, y) = xy(n, s);
                 let o = ((x + m - px) * width + (y + m - py)) as usize;
-                w[s] += ar * self.rel[o] as f64;
+                *v += ar * self.rel[o] as f64;
             }
         }
         for (l, n, list) in [(l1 * (1.0 - l2), n1, list1), (l2, n2, list2)] {

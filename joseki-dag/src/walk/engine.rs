@@ -224,7 +224,8 @@ impl<'w, 'a> BookCursor<'w, 'a> {
         let mask = corner.map_or(0xF, |c| 1 << (c & 3));
         BookCursor {
             walker,
-            table: walker.table.as_ref(),
+            // The engine's own fast path needs a table of every list (not the small mode's).
+            table: walker.table.as_ref().filter(|t| !t.partial()),
             size,
             half: size.div_ceil(2),
             mask,
@@ -431,7 +432,7 @@ impl<'w, 'a> BookCursor<'w, 'a> {
         let mut work = self.work;
         let mut n = 0;
         let mut corners = [0u8, 1, 2, 3].map(|c| CornerBook::empty(c, self.half));
-        for c in 0..4usize {
+        for (c, book) in corners.iter_mut().enumerate() {
             if self.mask & (1 << c) == 0 {
                 continue;
             }
@@ -441,7 +442,6 @@ impl<'w, 'a> BookCursor<'w, 'a> {
                 (self.half, self.size),
                 (self.size, self.size),
             ];
-            let book = &mut corners[c];
             // Largest rectangles first: the whole board, the two half boards (the one holding
             // more moves first), then the quarter.
             let order = if self.n(c, 2) > self.n(c, 1) {

@@ -147,8 +147,9 @@ impl Walker<'_> {
             return self.setup_step(at, rel, point, work);
         }
         let next = match &self.table {
-            Some(t) => t.step(at, rel, point, &mut work.probes),
-            None => self.scan_step(at, rel, point, &mut work.parsed),
+            // A partial table (the small mode's) holds the long lists only.
+            Some(t) if t.holds(at.list) => t.step(at, rel, point, &mut work.probes),
+            _ => self.scan_step(at, rel, point, &mut work.parsed),
         };
         next.map(|n| At { flip: at.flip, ..n })
             .or_else(|| self.missed(at, rel, point, work))
@@ -163,8 +164,8 @@ impl Walker<'_> {
             return Some(n);
         }
         let n = match &self.table {
-            Some(t) => t.after_tenuki(at, rel, point, &mut work.probes),
-            None => self.scan_tenuki(at, rel, point, &mut work.parsed),
+            Some(t) if !t.partial() => t.after_tenuki(at, rel, point, &mut work.probes),
+            _ => self.scan_tenuki(at, rel, point, &mut work.parsed),
         };
         n.map(|n| At { flip: at.flip, ..n })
     }
@@ -316,10 +317,10 @@ impl Walker<'_> {
                     if !e.has_sibling {
                         return None;
                     }
-                    pos = match e.skip.filter(|_| e.inline_children()) {
-                        Some(next) => next,
-                        None if e.inline_children() => self.skip(e.end, &mut work.parsed)?,
-                        None => e.end,
+                    pos = match (e.subtree(), e.skip) {
+                        (None, _) => e.end,
+                        (Some(_), Some(next)) => next,
+                        (Some(sub), None) => self.skip(sub, &mut work.parsed)?,
                     };
                 }
             }
@@ -334,11 +335,11 @@ impl Walker<'_> {
             return None;
         }
         let child = match &self.table {
-            Some(t) => {
+            Some(t) if !t.partial() => {
                 work.probes += 1;
                 t.get(at.list, Point::Pass, false)?
             }
-            None => {
+            _ => {
                 self.seek(
                     list_pos(at.list),
                     at.last,
@@ -431,10 +432,10 @@ impl Walker<'_> {
             if !e.has_sibling {
                 return None;
             }
-            pos = match e.skip.filter(|_| e.inline_children()) {
-                Some(next) => next,
-                None if e.inline_children() => self.skip(e.end, parsed)?,
-                None => e.end,
+            pos = match (e.subtree(), e.skip) {
+                (None, _) => e.end,
+                (Some(_), Some(next)) => next,
+                (Some(sub), None) => self.skip(sub, parsed)?,
             };
         }
     }
@@ -443,6 +444,9 @@ impl Walker<'_> {
     /// second move, at its virtual position, counts as the pair's child).
     #[inline]
     fn skip(&self, mut pos: usize, parsed: &mut usize) -> Option<usize> {
+        if let Some(end) = self.jumps.as_ref().and_then(|j| j.get(list_key(pos))) {
+            return Some(end);
+        }
         let mut pending: usize = 1;
         loop {
             if let Some((m, _)) = self.one_byte(pos) {
@@ -455,7 +459,7 @@ impl Walker<'_> {
                 pending -= 1;
                 if let Some(v) = e.ptr.filter(|&p| crate::codec::is_virtual(p)) {
                     pos = v;
-                    pending += 1;
+                    pending += 1 + e.has_sibling as usize;
                 } else if let Some(next) = e.skip.filter(|_| e.inline_children()) {
                     pos = next;
                     pending += e.has_sibling as usize;
@@ -509,10 +513,10 @@ impl Walker<'_> {
                         reverse: e.reverse,
                     });
                 }
-                let next = match e.skip.filter(|_| e.inline_children()) {
-                    Some(n) => Ok(n),
-                    None if e.inline_children() => Err(e.end),
-                    None => Ok(e.end),
+                let next = match (e.subtree(), e.skip) {
+                    (None, _) => Ok(e.end),
+                    (Some(_), Some(n)) => Ok(n),
+                    (Some(sub), None) => Err(sub),
                 };
                 (e.has_sibling, next)
             };
@@ -528,12 +532,6 @@ impl Walker<'_> {
             };
         }
     }
-}
-
-/// Which of two types a merged continuation keeps: any type over `Normal`, else the higher
-/// value (a fixed order, so the merge is symmetric).
-fn type_rank(k: MoveType) -> u8 {
-    if k == MoveType::Normal { 0 } else { k.bits() }
 }
 
 impl Walker<'_> {
@@ -607,11 +605,10 @@ impl Walker<'_> {
                 .find(|c| c.at == board && c.colour == colour)
             {
                 // The same move seen through two orientations (a symmetric position, or a
-                // book holding both reflections): keep the more specific type, so the answer
-                // does not depend on which orientation was listed first.
-                if type_rank(v.kind) > type_rank(c.kind) {
-                    c.kind = v.kind;
-                }
+                // book holding both reflections): keep the stronger type (the union's rule,
+                // `MoveType::stronger`), so the answer does not depend on which orientation was
+                // listed first.
+                c.kind = c.kind.stronger(v.kind);
                 c.symmetric |= v.symmetric;
                 c.colour_reverse |= v.reverse;
                 return;

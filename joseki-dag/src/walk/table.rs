@@ -10,6 +10,7 @@
 #[cfg(test)]
 use super::fast::list_pos;
 use super::fast::{At, LEAF, VBIT, list_key};
+use super::jumps::Jumps;
 use crate::codec::{Layout, read_entry, skip_list};
 use crate::model::{Point, Rel};
 
@@ -25,6 +26,8 @@ const EMPTY: u64 = u64::MAX;
 /// The bottom half of the key that marks a list holding setup edges; `SETUP_MARK | 1 + k`
 /// gives its `k`-th setup entry's offset.
 const SETUP_MARK: u64 = 1 << 18;
+/// The bottom half of the key that marks a list whose moves a partial table holds.
+const INDEXED_MARK: u64 = 1 << 19;
 
 /// (list, point, colour exception) -> child list.
 #[derive(Clone, Debug)]
@@ -34,6 +37,9 @@ pub(crate) struct Transitions {
     shift: u32,
     lists: usize,
     entries: usize,
+    /// Only lists of at least `min_len` moves are held (marked `INDEXED_MARK`); the walker
+    /// scans the others. Setup marks are held for every list.
+    partial: bool,
 }
 
 /// The key of a move in a list: the list in the top half; the point (`x << 8 | y`, a pass
@@ -51,7 +57,8 @@ fn key(list: u32, point: Point, exception: bool) -> u64 {
 impl Transitions {
     /// Every move entry of every list reachable from the root (below setup edges too), and a
     /// mark on each list that holds setup edges. The blob was validated.
-    pub(crate) fn build(l: &Layout<'_>) -> Transitions {
+    /// `min_len`: hold the moves of lists of at least this many moves only (0 or 1: all).
+    pub(crate) fn build(l: &Layout<'_>, jumps: &Jumps, min_len: usize) -> Transitions {
         let n = l.bytes.len();
         let mut moves: Vec<(u64, u32)> = Vec::new();
         let mut visited = vec![false; n];
@@ -66,14 +73,14 @@ impl Transitions {
             {
                 continue;
             }
-            lists += 1;
             let lk = list_key(list);
             let mut pos = list;
             let mut setups = 0;
+            let mut own: Vec<(u64, u32)> = Vec::new();
             while let Ok(e) = read_entry(l, pos) {
                 if e.setup.is_none() {
                     let child = e.children().map_or(LEAF, list_key);
-                    moves.push((key(lk, e.point, e.colour_exception), child));
+                    own.push((key(lk, e.point, e.colour_exception), child));
                 } else {
                     if setups == 0 {
                         moves.push(((lk as u64) << 32 | SETUP_MARK, LEAF));
@@ -92,14 +99,24 @@ impl Transitions {
                     break;
                 }
                 let mut scratch = 0;
-                pos = match e.skip.filter(|_| e.inline_children()) {
-                    Some(next) => next,
-                    None if e.inline_children() => match skip_list(l, e.end, &mut scratch) {
-                        Ok(p) => p,
-                        Err(_) => break,
+                pos = match (e.subtree(), e.skip) {
+                    (None, _) => e.end,
+                    (Some(_), Some(next)) => next,
+                    (Some(sub), None) => match jumps.get(list_key(sub)) {
+                        Some(p) => p,
+                        None => match skip_list(l, sub, &mut scratch) {
+                            Ok(p) => p,
+                            Err(_) => break,
+                        },
                     },
-                    None => e.end,
                 };
+            }
+            if own.len() >= min_len {
+                lists += 1;
+                moves.append(&mut own);
+                if min_len > 1 {
+                    moves.push(((lk as u64) << 32 | INDEXED_MARK, LEAF));
+                }
             }
         }
         // Load factor at most 1/2: a miss meets an empty slot within a probe or two.
@@ -123,7 +140,7 @@ impl Transitions {
                 }
                 if s.key == EMPTY {
                     *s = Slot { key: k, child };
-                    entries += (k & SETUP_MARK == 0) as usize;
+                    entries += (k & (SETUP_MARK | INDEXED_MARK) == 0) as usize;
                     break;
                 }
                 i = (i + 1) & (cap - 1);
@@ -134,7 +151,19 @@ impl Transitions {
             shift,
             lists,
             entries,
+            partial: min_len > 1,
         }
+    }
+
+    /// The table holds the moves of `list` (always, unless it is partial).
+    #[inline(always)]
+    pub(crate) fn holds(&self, list: u32) -> bool {
+        !self.partial || self.get_key((list as u64) << 32 | INDEXED_MARK).is_some()
+    }
+
+    /// Only long lists are held (the small mode's index).
+    pub(crate) fn partial(&self) -> bool {
+        self.partial
     }
 
     /// The child list of the move (`point`, colour `exception`) in `list`, if the list has it.
@@ -234,7 +263,7 @@ impl Transitions {
         let mut v: Vec<_> = self
             .slots
             .iter()
-            .filter(|s| s.key != EMPTY && s.key & SETUP_MARK == 0)
+            .filter(|s| s.key != EMPTY && s.key & (SETUP_MARK | INDEXED_MARK) == 0)
             .map(|s| {
                 let list = (s.key >> 32) as u32;
                 let p = s.key as u32;
@@ -302,8 +331,11 @@ mod tests {
     /// and the scan for every point of a 19x19 corner frame, a pass and the list's own moves,
     /// with and without the colour exception: same child list (or both absent). Returns the
     /// lists visited, which must be all the table holds.
+    /// The small mode's scan (jumps over large subtrees) agrees too, parsing at most as much.
     fn table_agrees_with_the_scan(w: &Walker<'_>, name: &str) -> usize {
         let t = w.table.as_ref().expect("Walker::new builds a table");
+        let small = Walker::small(w.l.bytes).expect("a valid blob");
+        let (mut parsed_scan, mut parsed_small) = (0, 0);
         let mut seen = std::collections::BTreeSet::new();
         let mut stack = vec![w.root_at().list];
         let mut candidates: Vec<Point> = (1..=19u8)
@@ -331,7 +363,10 @@ mod tests {
             for &point in &candidates {
                 for exception in [false, true] {
                     let rel = if exception { Rel::Opposite } else { Rel::Same };
-                    let scan = w.seek(list_pos(list), Rel::Opposite, point, rel, &mut parsed);
+                    let scan = w.seek(list_pos(list), Rel::Opposite, point, rel, &mut parsed_scan);
+                    let hop =
+                        small.seek(list_pos(list), Rel::Opposite, point, rel, &mut parsed_small);
+                    assert_eq!(scan, hop, "{name}: small mode, list {list:#x} {point:?}");
                     let got = t.get(list, point, exception);
                     assert_eq!(
                         got,
@@ -349,6 +384,10 @@ mod tests {
             t.lists(),
             "{name}: lists reachable = lists held"
         );
+        assert!(
+            parsed_small <= parsed_scan,
+            "{name}: {parsed_small} > {parsed_scan}"
+        );
         seen.len()
     }
 
@@ -357,7 +396,7 @@ mod tests {
         let Some(trees) = data_trees() else { return };
         let (mut lists, mut pairs) = (0, 0);
         for (name, tree) in &trees {
-            for enc in Encoding::ALL {
+            for enc in Encoding::WALKABLE {
                 let blob = encode(tree, enc);
                 let w = Walker::new(&blob).unwrap();
                 lists += table_agrees_with_the_scan(&w, name);
@@ -370,6 +409,15 @@ mod tests {
         }
         assert!(lists > 8000, "{lists} lists");
         assert!(pairs > 0, "pair codes' second moves are keyed too");
+        // The union's small walker jumps, and holds under 4x the blob beside it.
+        let union = &trees.last().unwrap().1;
+        for enc in Encoding::WALKABLE {
+            let blob = encode(union, enc);
+            let small = Walker::small(&blob).unwrap();
+            let jumps = small.jumps.as_ref().unwrap();
+            assert!(jumps.len() > 100, "{enc:?}: {} jumps", jumps.len());
+            assert!(small.heap_bytes() < 4 * blob.len(), "{enc:?}: {small:?}");
+        }
     }
 
     #[test]
@@ -383,7 +431,7 @@ mod tests {
         )
         .unwrap();
         t.canonicalize();
-        for enc in Encoding::ALL {
+        for enc in Encoding::WALKABLE {
             let blob = encode(&t, enc);
             let w = Walker::new(&blob).unwrap();
             let lists = table_agrees_with_the_scan(&w, &format!("{enc:?}"));

@@ -2,7 +2,7 @@
 
 use lens_joseki::{
     BoardMove, BookState, Colour, Continuation, Conventions, Detected, Encoding, Frame, MoveType,
-    Tree, Walker, decode, encode, import_sgf_into, stats, text,
+    Rel, Tree, Walker, decode, encode, import_sgf_into, stats, text,
 };
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -160,9 +160,8 @@ fn load_bytes_into(
     let name = path.display().to_string();
     if bytes.starts_with(b"LJ") {
         let t = decode(&bytes).map_err(|e| format!("{name}: {e}"))?;
-        // A blob joins the union through the text form (it keeps types and flags).
-        let txt = text::to_text(&t);
-        text::parse_text_into(tree, &txt).map_err(|e| format!("{name}: {e}"))?;
+        // Each position once (not every order of a transposition), counted as the blob's share.
+        tree.merge_from(&t);
         return Ok(());
     }
     if let Ok(rom) = lens_vm::Rom::from_bytes(&bytes) {
@@ -170,7 +169,7 @@ fn load_bytes_into(
         for i in 0..rom.joseki_count() {
             let (section, blob) = rom.joseki_at(i);
             let t = decode(blob).map_err(|e| format!("{name}: joseki `{section}`: {e}"))?;
-            text::parse_text_into(tree, &text::to_text(&t)).map_err(|e| format!("{name}: {e}"))?;
+            tree.merge_from(&t);
         }
         return Ok(());
     }
@@ -207,6 +206,7 @@ fn load(input: &Input, seen: &mut Seen) -> Result<Tree, String> {
         let mut tree = Tree::with_options(19, !input.no_merge);
         load_bytes_into(&mut tree, one, bytes, conventions(&input.conventions), seen)?;
         tree.canonicalize();
+        warn(&tree, seen);
         return Ok(tree);
     }
     let mut tree = Tree::with_options(19, !input.no_merge);
@@ -217,7 +217,39 @@ fn load(input: &Input, seen: &mut Seen) -> Result<Tree, String> {
         progress.done();
     }
     tree.canonicalize();
+    warn(&tree, seen);
     Ok(tree)
+}
+
+/// Warnings on stderr: Pachi `[override]` sections not imported, moves typed two ways.
+fn warn(tree: &Tree, seen: &Seen) {
+    for (name, d) in seen {
+        if d.pachi_overrides > 0 {
+            eprintln!(
+                "warning: {name}: {} Pachi [override] sections not imported (josekifix \
+                 conditions a book move cannot hold; their moves are plain book moves)",
+                d.pachi_overrides
+            );
+        }
+    }
+    let conflicts = tree.type_conflicts();
+    if let Some(c) = conflicts.first() {
+        let order: Vec<&str> = MoveType::PRECEDENCE.iter().map(|t| t.name()).collect();
+        eprintln!(
+            "warning: {} moves typed two ways; kept by precedence {} (first: {} then {} {}: \
+             kept {}, dropped {})",
+            conflicts.len(),
+            order.join(" > "),
+            text::line_to(tree, c.vertex).unwrap_or_default(),
+            match c.colour {
+                Rel::Same => "black",
+                Rel::Opposite => "white",
+            },
+            text::point_name(c.point),
+            c.kept.name(),
+            c.dropped.name()
+        );
+    }
 }
 
 /// One line per SGF input: the conventions its types were read with.
@@ -274,6 +306,7 @@ fn stats_cmd(a: StatsArgs) -> u8 {
                 return 1;
             }
             t.canonicalize();
+            warn(&t, &seen);
             print!("{}", stats::report(&p.display().to_string(), &t));
             print!("{}", conventions_report(&seen));
         }

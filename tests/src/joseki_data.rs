@@ -1,5 +1,4 @@
 //! Shared helpers for the joseki tests: the third-party data files, read in place.
-#![allow(dead_code)]
 
 use std::path::PathBuf;
 
