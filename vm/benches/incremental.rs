@@ -34,7 +34,7 @@ fn replay(games: &[Vec<Step>], way: Way, codes: &mut Codes3x3) -> (usize, u64) {
     for steps in games {
         let mut b = Board::new(19).unwrap();
         codes.rebuild(&b);
-        let mut after = |b: &Board, codes: &mut Codes3x3| match way {
+        let after = |b: &Board, codes: &mut Codes3x3| match way {
             Way::PlayOnly => b.history_len() as u64,
             Way::Update => codes.update(b) as u64,
             Way::Rebuild => {
