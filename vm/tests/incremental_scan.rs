@@ -3,7 +3,7 @@
 //! of several sizes, for random classes of every kind (packed and general fields, globs,
 //! rejects, tests reading liberties and nearby points, defaults, all three modes), both
 //! perspectives and an orientation subset; the reported difference turns the old set into
-//! the new one. Needs no external data.
+//! the new one; updates (and `Codes3x3::update`) never allocate. Needs no external data.
 
 mod incremental_support;
 
@@ -123,4 +123,75 @@ fn incremental_sets_equal_full_scans_on_random_games() {
     }
     assert!(compared > 20_000, "{compared} matches compared");
     assert!(changes > 2_000, "{changes} changes");
+}
+
+/// Counts allocations made on this thread while armed.
+struct Counting;
+static ALLOCS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+thread_local! {
+    static ARMED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+unsafe impl std::alloc::GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: std::alloc::Layout) -> *mut u8 {
+        if ARMED.with(|a| a.get()) {
+            ALLOCS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }
+        unsafe { std::alloc::System.alloc(l) }
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: std::alloc::Layout) {
+        unsafe { std::alloc::System.dealloc(p, l) }
+    }
+    unsafe fn realloc(&self, p: *mut u8, l: std::alloc::Layout, n: usize) -> *mut u8 {
+        if ARMED.with(|a| a.get()) {
+            ALLOCS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }
+        unsafe { std::alloc::System.realloc(p, l, n) }
+    }
+}
+
+#[global_allocator]
+static A: Counting = Counting;
+
+#[test]
+fn updates_do_not_allocate() {
+    let mut rng = Rng(7);
+    let mut next_id = 0;
+    let spec = RomSpec {
+        classes: vec![
+            random_class(&mut rng, "packed", 40, 2, &mut next_id),
+            random_class(&mut rng, "general", 20, 5, &mut next_id),
+        ],
+        ..RomSpec::default()
+    };
+    let bytes = rom::write(&spec);
+    let rom = Rom::from_bytes(&bytes).unwrap();
+    let mut sets: Vec<IncrementalScan> = rom
+        .classes()
+        .map(|c| {
+            let q = Query {
+                class: c.id(),
+                perspective: Colour::Black,
+                orientations: Orientations::All,
+            };
+            IncrementalScan::new(&rom, q, 4096).unwrap()
+        })
+        .collect();
+    let mut scratch = Scratch::new();
+    let mut b = Board::new(13).unwrap();
+    let mut codes = lens_vm::incremental::Codes3x3::new(&b);
+    let mut steps = StepRng(3);
+    let mut changed = 0;
+    for _ in 0..300 {
+        random_step(&mut steps, &mut b);
+        ARMED.with(|a| a.set(true));
+        for set in &mut sets {
+            set.update(&rom, &b, &NoHost, &mut scratch);
+            changed += set.appeared().len();
+        }
+        codes.update(&b);
+        ARMED.with(|a| a.set(false));
+    }
+    assert!(changed > 100, "{changed}");
+    assert_eq!(ALLOCS.load(std::sync::atomic::Ordering::SeqCst), 0);
 }
