@@ -216,6 +216,7 @@ fn check_every_vertex(name: &str, tree: &Tree, w: &Walker<'_>, every: usize) -> 
 }
 
 #[test]
+#[cfg_attr(no_shared_data, ignore = "needs ../shared/data beside the repository")]
 fn every_position_of_every_data_file_is_offered_in_8_orientations_and_both_colours() {
     let Some(files) = data::joseki_files() else {
         return;
@@ -245,6 +246,7 @@ fn every_position_of_every_data_file_is_offered_in_8_orientations_and_both_colou
 }
 
 #[test]
+#[cfg_attr(no_shared_data, ignore = "needs ../shared/data beside the repository")]
 fn the_union_of_the_data_files_offers_every_position() {
     let Some(files) = data::joseki_files() else {
         return;
