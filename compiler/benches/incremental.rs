@@ -1,10 +1,10 @@
 //! Incremental matching per move (issue 15): GNU Go's patterns.db + patterns2.db (1,222
 //! patterns, geometric import, five classes) kept up to date for both colours by
 //! `lens_vm::incremental::IncrementalScan` while every game record of
-//! `../shared/data/gnugo/games` is replayed, against a full `ScanPlan` rescan of the same ten
-//! (class, colour) sets after every move, and against the replay alone, in the same run.
-//! Thread CPU time; the summary prints microseconds per move (one iteration = every move of
-//! every game). Reads the GPL data at run time (never copied); prints a note if absent.
+//! `../shared/data/gnugo/games` is replayed and then undone move by move, against a full
+//! `ScanPlan` rescan of the same ten (class, colour) sets after every play and undo, and
+//! against the replay alone, in the same run. Thread CPU time; the summary prints
+//! microseconds per move (a play or an undo; one iteration = every game forth and back). Reads the GPL data at run time (never copied); prints a note if absent.
 //! Run: `cargo bench -p lens-compiler --bench incremental`.
 
 #[path = "../../vm/tests/incremental_support/mod.rs"]
@@ -44,37 +44,39 @@ struct World<'r> {
 }
 
 impl World<'_> {
-    /// Every move of every game one way; returns (moves, matches seen) so nothing is
-    /// optimised away.
+    /// Every move of every game one way, then every undo back to the empty board; returns
+    /// (plays + undos, matches seen) so nothing is optimised away.
     fn replay(&mut self, games: &[(String, Vec<Step>)], way: Way) -> (usize, usize) {
         let (mut moves, mut seen) = (0, 0);
         for (_, steps) in games {
             let mut b = Board::new(19).unwrap();
-            if way == Way::Incremental {
-                for s in &mut self.sets {
-                    s.invalidate();
-                    s.update(&self.rom, &b, &NoHost, &mut self.scratch);
+            let mut after = |w: &mut World<'_>, b: &Board| match way {
+                Way::ReplayOnly => b.history_len(),
+                Way::Incremental => {
+                    let mut n = 0;
+                    for set in &mut w.sets {
+                        set.update(&w.rom, b, &NoHost, &mut w.scratch);
+                        n += set.appeared().len();
+                    }
+                    n
                 }
-            }
+                Way::FullPlan => {
+                    let mut n = 0;
+                    for (q, plan) in w.queries.iter().zip(&w.plans) {
+                        let mut out = MatchBuf::new(&mut w.slots);
+                        n += plan.scan(&w.rom, b, &NoHost, q, &mut w.scratch, &mut out);
+                    }
+                    n
+                }
+            };
             for s in steps {
                 s.apply(&mut b);
                 moves += 1;
-                match way {
-                    Way::ReplayOnly => seen += b.history_len(),
-                    Way::Incremental => {
-                        for set in &mut self.sets {
-                            set.update(&self.rom, &b, &NoHost, &mut self.scratch);
-                            seen += set.appeared().len();
-                        }
-                    }
-                    Way::FullPlan => {
-                        for (q, plan) in self.queries.iter().zip(&self.plans) {
-                            let mut out = MatchBuf::new(&mut self.slots);
-                            seen +=
-                                plan.scan(&self.rom, &b, &NoHost, q, &mut self.scratch, &mut out);
-                        }
-                    }
-                }
+                seen += after(self, &b);
+            }
+            while b.undo() {
+                moves += 1;
+                seen += after(self, &b);
             }
         }
         (moves, seen)
@@ -137,28 +139,43 @@ fn bench(c: &mut Criterion) {
         slots: vec![Match::EMPTY; 8192],
     };
     let moves = w.replay(&games, Way::ReplayOnly).0;
-    // How much each update rescans (the rectangle of foci a move can reach).
-    let mut foci = 0usize;
+    // How much each update does.
+    let (mut rematched, mut checked, mut changes, mut verified) = (0usize, 0usize, 0usize, 0usize);
     let mut updates = 0usize;
+    for s in &mut w.sets {
+        s.update(&w.rom, &Board::new(19).unwrap(), &NoHost, &mut w.scratch);
+    }
     for (_, steps) in &games {
         let mut b = Board::new(19).unwrap();
-        for s in &mut w.sets {
-            s.invalidate();
-            s.update(&w.rom, &b, &NoHost, &mut w.scratch);
-        }
-        for st in steps {
-            st.apply(&mut b);
+        for st in steps
+            .iter()
+            .map(Some)
+            .chain(std::iter::repeat_n(None, steps.len()))
+        {
+            match st {
+                Some(st) => st.apply(&mut b),
+                None => {
+                    b.undo();
+                }
+            }
             for s in &mut w.sets {
                 let u = s.update(&w.rom, &b, &NoHost, &mut w.scratch);
-                foci += ((u.area.x1 - u.area.x0).max(0) * (u.area.y1 - u.area.y0).max(0)) as usize;
+                rematched += u.rematched;
+                checked += u.checked;
+                verified += u.verified;
+                changes += s.appeared().len() + s.vanished().len();
                 updates += 1;
             }
         }
     }
     eprintln!(
-        "incremental: {} games, {moves} moves, 10 sets; {:.1} foci rescanned per set and move (of 361); reach {:?}",
+        "incremental: {} games, {moves} plays and undos, 10 sets; per set and step: {:.1} entry checks ({:.1} past the 3x3 mask), \
+         {:.2} foci rematched, {:.2} matches appeared or vanished; reach {:?}",
         games.len(),
-        foci as f64 / updates as f64,
+        checked as f64 / updates as f64,
+        verified as f64 / updates as f64,
+        rematched as f64 / updates as f64,
+        changes as f64 / updates as f64,
         w.sets.iter().map(|s| s.reach().state).collect::<Vec<_>>()
     );
 
@@ -194,6 +211,13 @@ fn bench(c: &mut Criterion) {
         }
     }
 
+    if std::env::var_os("LENS_BENCH_PROFILE_INCREMENTAL").is_some() {
+        // For `perf record`: the incremental way alone, a few rounds.
+        for _ in 0..5 {
+            black_box(w.replay(&games, Way::Incremental));
+        }
+        return;
+    }
     let ways = [
         ("incremental", Way::Incremental),
         ("full_plan_rescan", Way::FullPlan),

@@ -184,7 +184,43 @@ fn bench(c: &mut Criterion) {
             }
             n
         };
+        // What an engine pays per move: one move played on its cursor (`BookCursor::play`),
+        // then the book's answer (`BookCursor::lookup`), over the whole line; per move.
+        let per_move_all = |w: &Walker<'_>, out: &mut [Continuation]| {
+            let mut n = 0;
+            for (_, _, m) in &variants {
+                let mut c = w.cursor(19, None);
+                for &mv in m {
+                    c.play(black_box(mv));
+                    n += c.lookup(mv.colour.opponent(), out).continuations;
+                }
+            }
+            n
+        };
+        let moves_per_call = line.len() * calls;
+        {
+            let (mut probes, mut play_probes) = (0, 0);
+            for (_, _, m) in &variants {
+                let mut c = w.cursor(19, None);
+                for &mv in m {
+                    let before = c.probes();
+                    c.play(mv);
+                    play_probes += c.probes() - before;
+                    probes += c.lookup(mv.colour.opponent(), &mut out).probes - before;
+                }
+            }
+            eprintln!(
+                "{}: per move on a cursor (play + lookup): {:.2} probes, of which play {:.2}",
+                enc.name(),
+                probes as f64 / moves_per_call as f64,
+                play_probes as f64 / moves_per_call as f64
+            );
+        }
         // CPU time per call (the machine is shared): 200 batches of 100 iterations.
+        let t = cpu_per_call(200, 20, moves_per_call, || per_move_all(&w, &mut out));
+        cpu.push((format!("{} cursor fast, per move", enc.name()), t));
+        let t = cpu_per_call(100, 5, moves_per_call, || per_move_all(&small, &mut out));
+        cpu.push((format!("{} cursor small, per move", enc.name()), t));
         let t = cpu_per_call(200, 100, calls, || lookup_all(&w, &mut out));
         cpu.push((format!("{} lookup fast, per call", enc.name()), t));
         let t = cpu_per_call(200, 20, calls, || lookup_all(&small, &mut out));

@@ -188,6 +188,10 @@ pub struct Walker<'a> {
     table: Option<table::Transitions>,
     /// The small mode's jump table over large subtrees (`Walker::small`).
     jumps: Option<jumps::Jumps>,
+    /// The fast mode's index of the root's setup stones (`fast::root_setups`): every walk
+    /// starts at the root, and a first move that is no root move would otherwise try each
+    /// root setup edge in turn.
+    root_setups: Option<Vec<(u32, u32)>>,
 }
 
 impl std::fmt::Debug for Walker<'_> {
@@ -224,6 +228,7 @@ impl<'a> Walker<'a> {
         let jumps = jumps::Jumps::build(&w.l);
         w.table = Some(table::Transitions::build(&w.l, &jumps, 0));
         w.jumps = Some(jumps);
+        w.root_setups = Some(w.root_setups());
         Ok(w)
     }
 
@@ -259,6 +264,7 @@ impl<'a> Walker<'a> {
             meta: fast::meta(&l),
             table: None,
             jumps: None,
+            root_setups: None,
         })
     }
 
@@ -266,6 +272,7 @@ impl<'a> Walker<'a> {
     pub fn heap_bytes(&self) -> usize {
         self.table.as_ref().map_or(0, |t| t.heap_bytes())
             + self.jumps.as_ref().map_or(0, |j| j.heap_bytes())
+            + self.root_setups.as_ref().map_or(0, |r| r.capacity() * 8)
     }
 
     /// Offset just after the subtree at `sub`: one probe of the jump table when the walker has

@@ -335,3 +335,77 @@ fn centre_anchored_symmetric_pattern_reports_each_anchor() {
     assert_eq!(marked.len(), 1);
     assert_eq!(marked[0].0, (4, 5));
 }
+
+/// The held-back databases' shape, written by hand: an owl-style file (GNU Go's name selects
+/// `-D -m -b`), its directives, in-pattern values, a `Q` mark that does not anchor under `-m`,
+/// and every constraint form the issue lists together in three patterns. All import with
+/// their constraints and compile.
+#[test]
+fn owl_style_database_imports_whole() {
+    const OWL: &str = "\
+# hand-written, in the style of GNU Go's owl databases
+attribute_map owl_attack
+goal_elements none
+callback_data !
+
+Pattern OA1
+
+?XO?
+X*.O
+?XO?
+
+:8,s,value(75)
+
+?Bd?
+A*ae
+?Cf?
+
+;owl_escape_value(a)+owl_escape_value(*)>0 && owl_mineye(A)<owl_maxeye(B)
+;&& status(C)!=DEAD && (owl_eye_size(a)>1)+(owl_proper_eye(*)>0)>=1
+
+
+Pattern OA2
+
+.XXO
+X*.O
+----
+
+:8,-,value(60)
+
+.BcO
+A*aO
+----
+
+;!oplay_attack(*,a)==WIN || oplay_attack(*,a,B,*,a,B,*,a,c)
+
+
+Pattern OA3
+# Q marks the O, but under -m the X (nearer the middle: 99 against 199) anchors.
+
+Q...
+.X*.
+
+:8,-,value(40)
+
+Q.b.
+.A*c
+
+;x_alive_somewhere(A,b,c,A,b,c,A,b,c,A) && value>30
+;&& (owl_goal_dragon(A) ? 2 : lib(A)) + lib(A) > 2 && effective_size(A) > 4.5
+";
+    let out = import_str("owl_attackpats.db", OWL, &Options::default());
+    let text = out.report.to_text();
+    assert!(text.contains("-D -m -b"), "{text}");
+    assert_eq!(out.report.outcomes.len(), 3, "{text}");
+    assert_eq!(out.report.not_imported(), 0, "{text}");
+    let s = &out.source;
+    assert!(s.contains("pattern OA3 : owl_attackpats_anchor_x"), "{s}");
+    assert!(s.contains("oplay_attack_9("), "{s}");
+    assert!(s.contains("x_alive_somewhere_10("), "{s}");
+    assert!(s.contains("effective_size_gt_milli("), "{s}");
+    assert!(!s.contains("global"), "{s}");
+    let (sources, result) = lens_compiler::compile_str("owl.lens", s, &Default::default());
+    if let Err(d) = result {
+        panic!("{}\n{s}", lens_dsl::render_human(&sources, &d, false));
+    }
+}

@@ -1,6 +1,7 @@
 //! Incremental matching (`lens_vm::incremental::IncrementalScan`) equals a full rescan after
-//! every move of every game record in `../shared/data/gnugo/games` (captures included), and
-//! after every undo back to the empty board: for GNU Go's patterns.db + patterns2.db (imported
+//! every move of the game records in `../shared/data/gnugo/games` (captures included), and
+//! after every undo back to the empty board (the first two records by default, all eight
+//! with `LENS_INCREMENTAL_ALL_GAMES=1`): for GNU Go's patterns.db + patterns2.db (imported
 //! geometric-only at test time, as `gnugo_differential` does; nothing derived from the GPL
 //! data is kept) and for every class of the standard library, both perspectives. The
 //! reported difference (appeared, vanished) turns the old set into the new one, and match ids
@@ -141,6 +142,17 @@ impl<'r> Sets<'r> {
     }
 }
 
+/// The game records to replay: all of them with `LENS_INCREMENTAL_ALL_GAMES=1`, else the
+/// first two (about 1,200 plays and undos; all eight take 4x longer at opt-level 1).
+fn ci_games(dir: &std::path::Path) -> Vec<(String, Vec<Step>)> {
+    let mut all = games(dir);
+    assert!(all.len() >= 8);
+    if std::env::var_os("LENS_INCREMENTAL_ALL_GAMES").is_none() {
+        all.truncate(2);
+    }
+    all
+}
+
 /// Replays every game with updates after each step, then undoes it all; `undo_every`:
 /// compare on every n-th undo.
 fn replay_all(sets: &mut Sets<'_>, games: &[(String, Vec<Step>)], every: usize, undo_every: usize) {
@@ -168,27 +180,27 @@ fn replay_all(sets: &mut Sets<'_>, games: &[(String, Vec<Step>)], every: usize, 
 #[test]
 fn gnugo_patterns_incremental_equals_full_rescan_on_every_move() {
     let Some(dir) = gnugo_dir() else { return };
-    let games = games(&dir);
+    let games = ci_games(&dir);
     let (bytes, names) = gnugo_rom(&dir);
     let rom = Rom::from_bytes(&bytes).unwrap();
     let classes: Vec<ClassId> = names.iter().filter_map(|n| rom.class_by_name(n)).collect();
     assert_eq!(classes.len(), 5);
     let mut sets = Sets::new(rom, &classes);
     replay_all(&mut sets, &games, 8, 16);
-    assert!(sets.updates > 40_000, "{} updates", sets.updates);
-    assert!(sets.changes_seen > 10_000, "{} changes", sets.changes_seen);
+    assert!(sets.updates > 10_000, "{} updates", sets.updates);
+    assert!(sets.changes_seen > 3_000, "{} changes", sets.changes_seen);
 }
 
 #[test]
 fn stdlib_classes_incremental_equals_full_rescan_on_every_move() {
     let Some(dir) = gnugo_dir() else { return };
-    let games = games(&dir);
+    let games = ci_games(&dir);
     let rom = lens_stdlib::rom();
     let classes: Vec<ClassId> = rom.classes().map(|c| c.id()).collect();
     assert!(classes.len() >= 8);
     let mut sets = Sets::new(rom, &classes);
     replay_all(&mut sets, &games, 8, 16);
-    assert!(sets.changes_seen > 10_000, "{} changes", sets.changes_seen);
+    assert!(sets.changes_seen > 3_000, "{} changes", sets.changes_seen);
 }
 
 #[test]

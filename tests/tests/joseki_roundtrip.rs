@@ -147,6 +147,7 @@ fn text_errors_name_the_offset() {
 }
 
 #[test]
+#[cfg_attr(no_shared_data, ignore = "needs ../shared/data beside the repository")]
 #[ignore = "prints the per-file report; run with --ignored --nocapture"]
 fn print_reports() {
     let Some(files) = data::joseki_files() else {
@@ -159,6 +160,7 @@ fn print_reports() {
 }
 
 #[test]
+#[cfg_attr(no_shared_data, ignore = "needs ../shared/data beside the repository")]
 #[ignore = "measures skip thresholds; run with --ignored --nocapture"]
 fn print_skip_thresholds() {
     let Some(files) = data::joseki_files() else {

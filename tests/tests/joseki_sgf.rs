@@ -272,6 +272,7 @@ fn conventions_are_detected_by_the_form_of_the_comments_not_by_marks() {
 }
 
 #[test]
+#[cfg_attr(no_shared_data, ignore = "needs ../shared/data beside the repository")]
 fn the_data_files_are_detected_as_their_authors_conventions() {
     use lens_joseki::import_sgf_into;
     let Some(files) = data::joseki_files() else {

@@ -78,6 +78,7 @@ fn import(db: &Path, geometric_only: bool) -> String {
 }
 
 #[test]
+#[cfg_attr(no_shared_data, ignore = "needs ../shared/data beside the repository")]
 fn every_gnugo_database_expands_to_its_fast_image() {
     let Some(dir) = gnugo_dir() else { return };
     let mut dbs: Vec<PathBuf> = std::fs::read_dir(&dir)
@@ -112,7 +113,7 @@ fn per_pattern(bytes: &[u8]) -> (f64, f64) {
 }
 
 #[test]
-fn compact_images_meet_the_size_goals() {
+fn compact_stdlib_meets_the_size_goals() {
     // Stripped compact images: at most 16 bytes of pattern data per pattern (RiscIgo held
     // 16-18) and 24 for the whole image divided by its patterns.
     let std = compile_dir(
@@ -126,6 +127,11 @@ fn compact_images_meet_the_size_goals() {
         data <= 16.0 && whole <= 24.0,
         "stdlib: {data:.1} / {whole:.1}"
     );
+}
+
+#[test]
+#[cfg_attr(no_shared_data, ignore = "needs ../shared/data beside the repository")]
+fn compact_gnugo_patterns_meet_the_size_goals() {
     let Some(dir) = gnugo_dir() else { return };
     let src = import(&dir.join("patterns.db"), true);
     let pats = compile_text("patterns.lens", &src, Profile::Compact, true);

@@ -112,6 +112,12 @@ pub(crate) fn meta(l: &Layout<'_>) -> [u8; 256] {
     m
 }
 
+/// A stone's key in [`Walker::root_setups`].
+#[inline]
+fn setup_stone_key(x: u8, y: u8, rel: Rel) -> u32 {
+    (x as u32) << 9 | (y as u32) << 1 | (rel == Rel::Opposite) as u32
+}
+
 impl Walker<'_> {
     /// The empty corner.
     #[inline]
@@ -193,15 +199,24 @@ impl Walker<'_> {
         let (candidates, played) = if at.got != 0 {
             (at.got, at.played)
         } else {
-            if let Some(t) = &self.table {
-                work.probes += 1;
-                if !t.has_setup(at.list) {
-                    return None;
+            let root = at == self.root_at();
+            if let (true, Some(index)) = (root, &self.root_setups) {
+                // Only the root setup edges holding this stone (either colour reading).
+                match index.binary_search_by_key(&setup_stone_key(x, y, rel), |e| e.0) {
+                    Ok(i) => (index[i].1, 0u8),
+                    Err(_) => return None,
                 }
+            } else {
+                if let Some(t) = &self.table {
+                    work.probes += 1;
+                    if !t.has_setup(at.list) {
+                        return None;
+                    }
+                }
+                // Both colour readings at the root only.
+                let flips = if root { 0b11 } else { 0b01 };
+                (flips * 0x5555_5555u32, 0u8)
             }
-            // Both colour readings at the root only.
-            let flips = if at == self.root_at() { 0b11 } else { 0b01 };
-            (flips * 0x5555_5555u32, 0u8)
         };
         let played = played.saturating_add(1);
         let mut got = 0u32;
@@ -277,6 +292,44 @@ impl Walker<'_> {
             }
             None => None,
         }
+    }
+
+    /// The root's setup stones: sorted `(setup_stone_key(x, y, rel), candidates)`, where
+    /// `candidates` has bit `2k + f` when the `k`-th root setup edge (the first
+    /// [`MAX_SETUPS`]) adds a stone at `(x, y)` of colour `rel` read with colours reversed
+    /// (`f == 1`) or not: exactly the candidates `setup_step` keeps for a first stone there.
+    pub(crate) fn root_setups(&self) -> Vec<(u32, u32)> {
+        let root = self.root_at();
+        let mut index = std::collections::BTreeMap::<u32, u32>::new();
+        if root.list == LEAF {
+            return Vec::new();
+        }
+        let mut work = Work::default();
+        for k in 0..MAX_SETUPS {
+            let Some(e) = self.setup_entry(root.list, k, &mut work) else {
+                break;
+            };
+            let Some((stones, count)) = e.setup else {
+                break;
+            };
+            for i in 0..count {
+                let (a, b) = (
+                    self.l.bytes[stones + 2 * i],
+                    self.l.bytes[stones + 2 * i + 1],
+                );
+                let colour = match a >> 6 {
+                    0 => Rel::Same,
+                    1 => Rel::Opposite,
+                    _ => continue, // a removed stone
+                };
+                for rel in [Rel::Same, Rel::Opposite] {
+                    let f = (colour != rel) as u32;
+                    *index.entry(setup_stone_key(a & 0x3f, b, rel)).or_default() |=
+                        1 << (2 * k as u32 + f);
+                }
+            }
+        }
+        index.into_iter().collect()
     }
 
     /// A walk waiting on a setup with a complete candidate stands below that candidate;

@@ -8,7 +8,7 @@
 //! A 3x3 class with a lookup table then answers from one load and two table reads
 //! ([`Codes3x3::match_at`]), no window cut.
 
-use super::snapshot::{Changed, POINTS, PointSet, Snapshot, walk_string};
+use super::snapshot::{POINTS, PointSet, Snapshot, walk_string};
 use crate::board::{BoardView, Colour, MAX_SIZE};
 use crate::matching::{Ctx, Host, MatchBuf, Query, Scratch, run_class};
 use crate::rom::Rom;
@@ -116,41 +116,37 @@ impl Codes3x3 {
             self.rebuild(board);
             return POINTS;
         }
-        let mut list = [Changed {
-            x: 0,
-            y: 0,
-            state: 0,
-        }; POINTS];
-        let mut n = 0;
-        self.snap.diff(&now, |c| {
-            list[n] = c;
-            n += 1;
-        });
+        // Two passes over the row diff (no list to fill): states, then liberties.
+        let old = self.snap;
         self.snap = now;
-        let changed = &list[..n];
-        for c in changed {
+        let mut n = 0;
+        old.diff(&now, |c| {
+            n += 1;
             let p = slot(c.x, c.y);
             self.set_state(p, c.state as u32);
             if c.state == 2 && self.in_atari.remove(c.x, c.y) {
                 self.point_atari(p, false);
             }
+        });
+        if n == 0 {
+            return 0;
         }
         // Liberty counts change only for strings next to a changed point (or holding one):
         // walk a string when it holds a new stone (pieces may have merged), else only when
         // the atari status of its stone next to the change flipped.
         let mut seen = PointSet::new();
         let mut stack = [(0i8, 0i8); POINTS];
-        for c in changed {
+        old.diff(&now, |c| {
             if c.state != 2 {
                 self.walk(board, c.x, c.y, true, &mut seen, &mut stack);
             }
             for &(dx, dy) in &NEIGHBOURS[..4] {
                 let (x, y) = (c.x + dx as i32, c.y + dy as i32);
-                if self.snap.on_board(x, y) && self.snap.state(x, y) != 2 {
+                if now.on_board(x, y) && now.state(x, y) != 2 {
                     self.walk(board, x, y, false, &mut seen, &mut stack);
                 }
             }
-        }
+        });
         n
     }
 

@@ -121,6 +121,18 @@ impl PointSet {
     pub fn contains(&self, x: i32, y: i32) -> bool {
         self.0[y as usize] >> x & 1 != 0
     }
+    /// Calls `f(x, y)` for every point, row by row.
+    #[inline]
+    pub fn for_each(&self, mut f: impl FnMut(i32, i32)) {
+        for (y, &row) in self.0.iter().enumerate() {
+            let mut r = row;
+            while r != 0 {
+                let x = r.trailing_zeros();
+                r &= r - 1;
+                f(x as i32, y as i32);
+            }
+        }
+    }
 }
 
 /// Calls `f(x, y)` for every stone of the string at the on-board stone `(x, y)` that `seen`

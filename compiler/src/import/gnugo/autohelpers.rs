@@ -206,7 +206,8 @@ pub const AUTOHELPERS: &[Autohelper] = &[
     t("o_visible_along_edge", 2, false, 5),
     t("x_visible_along_edge", 2, false, 5),
     e("is_surrounded", 1, false, 1),
-    t("does_surround", 2, false, 100),
+    // `compute_surroundings`: 1 surrounded, 2 weakly surrounded (a number, not a truth value).
+    e("does_surround", 2, false, 100),
     e("surround_map", 2, false, 1),
     t("oracle_threatens", 2, false, 1),
     t("adjacent_to_stone_in_atari", 1, false, 100),
@@ -223,7 +224,8 @@ pub fn lookup(name: &str) -> Option<&'static Autohelper> {
 /// Cost of a hand-written C helper or an unknown call (tactical reading class).
 pub const UNKNOWN_COST: u32 = 100;
 
-/// C constants of GNU Go's reading results (`liberty.h`).
+/// C constants of GNU Go's `liberty.h`: reading results, and the dragon statuses `status(a)`
+/// returns (`enum dragon_status`, in its order).
 pub fn constant(name: &str) -> Option<i64> {
     Some(match name {
         "WIN" => 5,
@@ -232,6 +234,28 @@ pub fn constant(name: &str) -> Option<i64> {
         "LOSS" => 2,
         "KO_B" => 1,
         "LOSE" => 0,
-        _ => return None,
+        _ => {
+            return DRAGON_STATUS
+                .iter()
+                .position(|s| *s == name)
+                .map(|i| i as i64);
+        }
     })
 }
+
+/// `enum dragon_status` up to the statuses a dragon can have (the rest are territory marks).
+const DRAGON_STATUS: [&str; 13] = [
+    "DEAD",
+    "ALIVE",
+    "CRITICAL",
+    "UNKNOWN",
+    "UNCHECKED",
+    "CAN_THREATEN_ATTACK",
+    "CAN_THREATEN_DEFENSE",
+    "INESSENTIAL",
+    "TACTICALLY_DEAD",
+    "ALIVE_IN_SEKI",
+    "STRONGLY_ALIVE",
+    "INVINCIBLE",
+    "INSUBSTANTIAL",
+];

@@ -1219,6 +1219,28 @@ O*
     }
 
     #[test]
+    fn does_surround_is_a_number_and_statuses_are_constants() {
+        // GNU Go's `does_surround` returns 0, 1 (surrounded) or 2 (weakly surrounded).
+        let db =
+            "Pattern S1\n\nO*X\n\n:8,-\n\nOab\n\n;does_surround(*,b)==2 && status(b)!=CRITICAL\n";
+        let s = import_str("s.db", db, &Options::default()).source;
+        // Dragon statuses are `liberty.h`'s enum values, not engine variables.
+        assert!(
+            s.contains("where does_surround(a, b) == 2 && status(b) != 2;"),
+            "{s}"
+        );
+        assert!(!s.contains("global"), "{s}");
+        assert!(
+            s.contains("extern does_surround(point, point): int cost 100;"),
+            "{s}"
+        );
+        let (sources, result) = crate::compile_str("s.lens", &s, &Default::default());
+        if let Err(d) = result {
+            panic!("{}", lens_dsl::render_human(&sources, &d, false));
+        }
+    }
+
+    #[test]
     fn engine_numbers_are_typed_as_gnugo_has_them() {
         let db = "Pattern C1\n\nO*X\n\n:8,-\n\nOab\n\n;olib(*) > 1 && 3 < xlib(a) && xplay_attack(*,?,b)<WIN && !lib(b)\n\n\
                   Pattern C2\n\nO*X\n\n:8,-\n\nOab\n\n;olib(a) + lib(b) > 2 && (alive(b) + 1 > 1) && !attack(b) == 1\n\n\

@@ -1,0 +1,197 @@
+//! `IncrementalScan` equals a whole-board `Rom::scan` after every step of random games (plays
+//! with captures, passes, undos, setup removals, several steps between some updates) on boards
+//! of several sizes, for random classes of every kind (packed and general fields, globs,
+//! rejects, tests reading liberties and nearby points, defaults, all three modes), both
+//! perspectives and an orientation subset; the reported difference turns the old set into
+//! the new one; updates (and `Codes3x3::update`) never allocate. Needs no external data.
+
+mod incremental_support;
+
+use std::collections::BTreeSet;
+
+use incremental_support::{Did, Rng as StepRng, random_step};
+use lens_test_support::fixtures::*;
+use lens_vm::board::Board;
+use lens_vm::incremental::{IncrementalScan, MatchId};
+use lens_vm::spec::{ClassNode, ClassSpec, Mode, OrientPolicy, RomSpec};
+use lens_vm::*;
+
+fn random_class(rng: &mut Rng, name: &str, n: usize, r: i16, next_id: &mut u32) -> ClassSpec {
+    let mut nodes = Vec::new();
+    while nodes.len() < n {
+        if rng.chance(0.08) {
+            nodes.push(random_glob(rng, next_id, r));
+        } else {
+            let mut p = random_pattern(rng, *next_id, r, true);
+            p.cells.truncate(2 + rng.below(4) as usize);
+            nodes.push(ClassNode::Pattern(p));
+            *next_id += 1;
+        }
+    }
+    let size = (2 * r + 1) as u8;
+    ClassSpec {
+        name: name.into(),
+        mode: [Mode::All, Mode::Best, Mode::First][rng.below(3) as usize],
+        focus: [E, F, X, F | X | E, F | E][rng.below(5) as usize],
+        width: size,
+        height: size,
+        orient: OrientPolicy::All,
+        default_value: rng.chance(0.3).then_some(-1),
+        nodes,
+    }
+}
+
+#[test]
+fn incremental_sets_equal_full_scans_on_random_games() {
+    let mut rng = Rng(0x1C2E);
+    let mut steps = StepRng(0x5EED);
+    let mut next_id = 0;
+    let classes: Vec<ClassSpec> = [(1i16, 30usize), (2, 40), (3, 40), (4, 20), (8, 10)]
+        .iter()
+        .enumerate()
+        .map(|(i, &(r, n))| random_class(&mut rng, &format!("c{i}"), n, r, &mut next_id))
+        .collect();
+    let spec = RomSpec {
+        toolchain: "incremental".into(),
+        classes,
+        ..RomSpec::default()
+    };
+    let opts = rom::WriteOptions {
+        sliced_block_words: 8,
+        lut_max_bytes: u32::MAX,
+        lut_max_bytes_per_variant: 0,
+        profile: rom::Profile::Fast,
+    };
+    let bytes = rom::write_with(&spec, &opts);
+    let rom = Rom::from_bytes(&bytes).unwrap();
+    let mut scratch = Scratch::new();
+    let mut slots = vec![Match::EMPTY; 1 << 14];
+    let mut compared = 0;
+    let mut changes = 0;
+    for size in [7u8, 9, 13, 19] {
+        let mut sets: Vec<IncrementalScan> = rom
+            .classes()
+            .flat_map(|c| {
+                [
+                    (Colour::Black, Orientations::All),
+                    (Colour::White, Orientations::All),
+                    (Colour::Black, Orientations::Set(0b1010_0110)),
+                ]
+                .map(|(perspective, orientations)| {
+                    let q = Query {
+                        class: c.id(),
+                        perspective,
+                        orientations,
+                    };
+                    IncrementalScan::new(&rom, q, 1 << 14).unwrap()
+                })
+            })
+            .collect();
+        let mut b = Board::new(size).unwrap();
+        for i in 0..90 {
+            let mut did = random_step(&mut steps, &mut b);
+            if i % 7 == 0 {
+                // Several changes between two updates.
+                did = random_step(&mut steps, &mut b);
+            }
+            for set in &mut sets {
+                let before: BTreeSet<MatchId> = set.matches().iter().map(MatchId::of).collect();
+                set.update(&rom, &b, &NoHost, &mut scratch);
+                assert_eq!(set.dropped(), 0);
+                let mut out = MatchBuf::new(&mut slots);
+                rom.scan(&b, &NoHost, set.query(), &mut scratch, &mut out);
+                assert!(
+                    set.matches() == out.as_slice(),
+                    "size {size}, step {i} ({did:?}), class {}, {:?}",
+                    rom.class(set.query().class).unwrap().name(),
+                    set.query()
+                );
+                let mut patched = before;
+                for m in set.vanished() {
+                    assert!(patched.remove(&MatchId::of(m)));
+                }
+                for m in set.appeared() {
+                    assert!(patched.insert(MatchId::of(m)));
+                }
+                let after: BTreeSet<MatchId> = set.matches().iter().map(MatchId::of).collect();
+                assert_eq!(patched, after);
+                changes += set.appeared().len() + set.vanished().len();
+                compared += out.len();
+            }
+            let _ = did == Did::Nothing;
+        }
+    }
+    assert!(compared > 20_000, "{compared} matches compared");
+    assert!(changes > 2_000, "{changes} changes");
+}
+
+/// Counts allocations made on this thread while armed.
+struct Counting;
+static ALLOCS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+thread_local! {
+    static ARMED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+unsafe impl std::alloc::GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: std::alloc::Layout) -> *mut u8 {
+        if ARMED.with(|a| a.get()) {
+            ALLOCS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }
+        unsafe { std::alloc::System.alloc(l) }
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: std::alloc::Layout) {
+        unsafe { std::alloc::System.dealloc(p, l) }
+    }
+    unsafe fn realloc(&self, p: *mut u8, l: std::alloc::Layout, n: usize) -> *mut u8 {
+        if ARMED.with(|a| a.get()) {
+            ALLOCS.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        }
+        unsafe { std::alloc::System.realloc(p, l, n) }
+    }
+}
+
+#[global_allocator]
+static A: Counting = Counting;
+
+#[test]
+fn updates_do_not_allocate() {
+    let mut rng = Rng(7);
+    let mut next_id = 0;
+    let spec = RomSpec {
+        classes: vec![
+            random_class(&mut rng, "packed", 40, 2, &mut next_id),
+            random_class(&mut rng, "general", 20, 5, &mut next_id),
+        ],
+        ..RomSpec::default()
+    };
+    let bytes = rom::write(&spec);
+    let rom = Rom::from_bytes(&bytes).unwrap();
+    let mut sets: Vec<IncrementalScan> = rom
+        .classes()
+        .map(|c| {
+            let q = Query {
+                class: c.id(),
+                perspective: Colour::Black,
+                orientations: Orientations::All,
+            };
+            IncrementalScan::new(&rom, q, 4096).unwrap()
+        })
+        .collect();
+    let mut scratch = Scratch::new();
+    let mut b = Board::new(13).unwrap();
+    let mut codes = lens_vm::incremental::Codes3x3::new(&b);
+    let mut steps = StepRng(3);
+    let mut changed = 0;
+    for _ in 0..300 {
+        random_step(&mut steps, &mut b);
+        ARMED.with(|a| a.set(true));
+        for set in &mut sets {
+            set.update(&rom, &b, &NoHost, &mut scratch);
+            changed += set.appeared().len();
+        }
+        codes.update(&b);
+        ARMED.with(|a| a.set(false));
+    }
+    assert!(changed > 100, "{changed}");
+    assert_eq!(ALLOCS.load(std::sync::atomic::Ordering::SeqCst), 0);
+}
