@@ -50,7 +50,7 @@ impl World<'_> {
         let (mut moves, mut seen) = (0, 0);
         for (_, steps) in games {
             let mut b = Board::new(19).unwrap();
-            let mut after = |w: &mut World<'_>, b: &Board| match way {
+            let after = |w: &mut World<'_>, b: &Board| match way {
                 Way::ReplayOnly => b.history_len(),
                 Way::Incremental => {
                     let mut n = 0;
