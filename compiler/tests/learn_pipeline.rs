@@ -169,6 +169,7 @@ fn the_always_played_shape_comes_out_on_top() {
         &FitOptions {
             iterations: 15,
             tolerance: 0.0,
+            ..FitOptions::default()
         },
         |_| {},
     )
@@ -235,6 +236,7 @@ fn following_the_last_move_makes_the_nearest_distance_the_strongest_feature() {
         &FitOptions {
             iterations: 10,
             tolerance: 0.0,
+            ..FitOptions::default()
         },
         |_| {},
     )
@@ -401,4 +403,124 @@ fn bad_game_records_are_errors_with_an_offset() {
     let err = replay(&g, |_| visited += 1).unwrap_err();
     assert_eq!(visited, 1);
     assert!(err.reason.contains("move 2"), "{err}");
+}
+
+/// Scanning the games on several threads gives the same dataset, fit and output bytes as one.
+#[test]
+fn learning_on_several_threads_gives_the_same_bytes_as_on_one() {
+    let shapes = Shapes::new();
+    let key = target_key(&shapes);
+    let train = games(0..12, 9, 50, Some(key), true);
+    let opts = HarvestOptions {
+        min_count: 2,
+        ..HarvestOptions::default()
+    };
+    let text = to_source(&harvest(&train, &opts), &opts, "generated");
+    let run = |threads: usize| {
+        let fit = FitOptions {
+            iterations: 8,
+            tolerance: 0.0,
+            threads,
+        };
+        learn("h.lens", &text, "policy", &train, &fit, |_| {}).unwrap()
+    };
+    let one = run(1);
+    assert_ne!(one.text, text, "values were written");
+    for threads in [2, 5] {
+        let many = run(threads);
+        assert_eq!(many.dataset.positions(), one.dataset.positions());
+        assert_eq!(many.dataset.candidates, one.dataset.candidates);
+        let bits = |l: &lens_compiler::learn::Learned| -> Vec<u64> {
+            l.fit.log_gamma.iter().map(|g| g.to_bits()).collect()
+        };
+        assert_eq!(bits(&many), bits(&one), "{threads} threads");
+        assert_eq!(many.text, one.text, "{threads} threads");
+    }
+}
+
+/// The differential check on a class harvested from real games: with `LENS_POLICY_CORPUS`
+/// naming the corpus (relative to the repository root, as for the standard library's build),
+/// the shapes of 30 of its training games, with a distinct value per pattern written in, are
+/// scanned at every 10th position of 4 of its held-out games by the whole-board, per-point,
+/// planned and reference scans, which must agree exactly. Without the variable (CI, a fresh
+/// machine) the test returns at once: the corpus is third-party data outside the repository.
+#[test]
+fn a_class_harvested_from_the_corpus_scans_the_same_in_every_engine() {
+    let Ok(dir) = std::env::var("LENS_POLICY_CORPUS") else {
+        eprintln!("LENS_POLICY_CORPUS not set: skipped");
+        return;
+    };
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let corpus = root.join(dir);
+    let read =
+        |split| lens_compiler::learn::read_games(std::slice::from_ref(&corpus), split).unwrap();
+    let train: Vec<Game> = read(lens_compiler::learn::Split::Train)
+        .into_iter()
+        .take(30)
+        .collect();
+    let test: Vec<Game> = read(lens_compiler::learn::Split::Test)
+        .into_iter()
+        .take(4)
+        .collect();
+    let opts = HarvestOptions::default();
+    let h = harvest(&train, &opts);
+    assert!(h.shapes.len() > 100, "{} shapes", h.shapes.len());
+    let text = to_source(&h, &opts, "corpus sample");
+    // Distinct values, so a scan that reports the wrong pattern's value disagrees.
+    let (file, _) = lens_dsl::parse(0, &text);
+    let values: BTreeMap<String, i32> = file
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            lens_dsl::ast::Item::Pattern(p) => Some(p.name.node.clone()),
+            _ => None,
+        })
+        .enumerate()
+        .map(|(i, n)| (n, i as i32 * 7 - 300))
+        .collect();
+    let (text, written) = write_values(&text, "policy", &values).unwrap();
+    assert_eq!(written, values.len());
+    let (_, r) = lens_compiler::compile_str("corpus.lens", &text, &Default::default());
+    let rom_bytes = r.unwrap_or_else(|d| panic!("{d:?}")).rom;
+    let rom = Rom::from_bytes(&rom_bytes).unwrap();
+    let class = rom.class_by_name("policy").unwrap();
+    let plan = ScanPlan::new(&rom, class).unwrap();
+    let mut host = PolicyHost::new(&rom);
+    let mut scratch = Box::new(Scratch::new());
+    let mut bufs: [Vec<Match>; 4] = std::array::from_fn(|_| vec![Match::EMPTY; 1 << 15]);
+    let (mut positions, mut matches) = (0, 0);
+    for g in &test {
+        replay(g, |p| {
+            if p.number % 10 != 0 {
+                return;
+            }
+            host.set_position(p.board, p.colour, p.last, p.prev);
+            let q = Query {
+                class,
+                perspective: p.colour,
+                orientations: Orientations::All,
+            };
+            let [a, b, c, d] = &mut bufs;
+            let mut out = MatchBuf::new(a);
+            rom.scan(&*p.board, &host, &q, &mut scratch, &mut out);
+            assert_eq!(out.dropped(), 0);
+            let mut pts = MatchBuf::new(b);
+            rom.scan_points(&*p.board, &host, &q, &mut scratch, &mut pts);
+            let mut planned = MatchBuf::new(c);
+            plan.scan(&rom, &*p.board, &host, &q, &mut scratch, &mut planned);
+            let mut refr = MatchBuf::new(d);
+            lens_vm::reference::scan(&rom, &*p.board, &host, &q, &mut scratch, &mut refr);
+            let at = format!("move {} of {}", p.number, g.name);
+            assert_eq!(out.as_slice(), pts.as_slice(), "per-point scan, {at}");
+            assert_eq!(out.as_slice(), planned.as_slice(), "planned scan, {at}");
+            assert_eq!(out.as_slice(), refr.as_slice(), "reference scan, {at}");
+            positions += 1;
+            matches += out.len();
+        })
+        .unwrap();
+    }
+    assert!(
+        positions >= 40 && matches > 1000,
+        "{positions} positions, {matches} matches"
+    );
 }

@@ -200,7 +200,7 @@ impl Host for PolicyHost {
 pub struct Scanner<'r> {
     rom: Rom<'r>,
     class: ClassId,
-    plan: Option<ScanPlan>,
+    plan: Plan<'r>,
     pub host: PolicyHost,
     scratch: Box<Scratch>,
     slots: Vec<Match>,
@@ -208,10 +208,26 @@ pub struct Scanner<'r> {
     found: Vec<(u16, u32, i32)>,
 }
 
+/// The scan plan of a [`Scanner`]: its own, or one shared by the threads of a scan.
+enum Plan<'r> {
+    Own(Option<ScanPlan>),
+    Shared(Option<&'r ScanPlan>),
+}
+
 impl<'r> Scanner<'r> {
     pub fn new(rom: Rom<'r>, class: ClassId) -> Scanner<'r> {
+        let plan = Plan::Own(ScanPlan::new(&rom, class));
+        Scanner::with(rom, class, plan)
+    }
+
+    /// A scanner using `plan` (`ScanPlan::new(&rom, class)`, built once for several threads).
+    pub fn with_plan(rom: Rom<'r>, class: ClassId, plan: Option<&'r ScanPlan>) -> Scanner<'r> {
+        Scanner::with(rom, class, Plan::Shared(plan))
+    }
+
+    fn with(rom: Rom<'r>, class: ClassId, plan: Plan<'r>) -> Scanner<'r> {
         Scanner {
-            plan: ScanPlan::new(&rom, class),
+            plan,
             host: PolicyHost::new(&rom),
             rom,
             class,
@@ -232,7 +248,11 @@ impl<'r> Scanner<'r> {
         };
         let len = loop {
             let mut out = MatchBuf::new(&mut self.slots);
-            match &self.plan {
+            let plan = match &self.plan {
+                Plan::Own(p) => p.as_ref(),
+                Plan::Shared(p) => *p,
+            };
+            match plan {
                 Some(plan) => plan.scan(
                     &self.rom,
                     board,

@@ -11,7 +11,10 @@
 //! strength-1 opponent keeps rarely seen features near 1 (Coulom's choice).
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
 
+use lens_vm::matching::ScanPlan;
 use lens_vm::{ClassId, Rom};
 
 use super::features::Scanner;
@@ -49,110 +52,188 @@ impl Dataset {
     }
 }
 
+/// The teams of one game, with feature indices of the class (pattern id - first pattern).
+#[derive(Default)]
+struct GameTeams {
+    feats: Vec<u32>,
+    /// Team ends (exclusive) into `feats`.
+    team_end: Vec<u32>,
+    mult: Vec<u32>,
+    /// Per position: its teams' end (exclusive) into `mult`, and the winning team.
+    positions: Vec<(u32, u32)>,
+    candidates: u64,
+    cut: Option<GameError>,
+}
+
+/// How many threads [`collect`] scans with: `LENS_LEARN_THREADS` when set, else the machine's
+/// parallelism. The dataset does not depend on it.
+pub fn default_threads() -> usize {
+    std::env::var("LENS_LEARN_THREADS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|&n: &usize| n > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+}
+
 /// Scans every position of `games` (before each non-pass move) with the class and collects the
-/// candidate teams. `progress` is called after each game with (games done, positions).
+/// candidate teams, on `threads` threads. Games are scanned independently and appended in game
+/// order, so the dataset is the same for any number of threads. `progress` is called after
+/// each game with (games done, positions).
 pub fn collect(
     rom: Rom<'_>,
     class: ClassId,
     games: &[Game],
+    threads: usize,
     mut progress: impl FnMut(usize, usize),
 ) -> Dataset {
-    let mut scanner = Scanner::new(rom, class);
+    let info = rom.class(class);
+    let (first, count) = info
+        .as_ref()
+        .map_or((0, 0), |c| (c.first_pattern(), c.pattern_count()));
+    let features = (first..first + count)
+        .map(|p| {
+            let name = rom.pattern_name(p).unwrap_or("").to_string();
+            let group = rom
+                .pattern_attrs(p)
+                .find(|(key, _)| *key == "group")
+                .map(|(_, v)| v.trim_matches('"').to_string())
+                .unwrap_or_else(|| name.clone());
+            Feature {
+                pattern: p,
+                name,
+                group,
+            }
+        })
+        .collect();
     let mut ds = Dataset {
+        features,
         team_start: vec![0],
         pos_start: vec![0],
         ..Dataset::default()
     };
-    // Pattern id -> feature index.
-    let mut index: BTreeMap<u32, u32> = BTreeMap::new();
+    let plan = ScanPlan::new(&rom, class);
+    let threads = threads.clamp(1, games.len().max(1));
+    let next = AtomicUsize::new(0);
+    let (send, receive) = mpsc::channel::<(usize, GameTeams)>();
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let send = send.clone();
+            let (next, plan) = (&next, plan.as_ref());
+            scope.spawn(move || {
+                let mut scanner = Scanner::with_plan(rom, class, plan);
+                loop {
+                    let gi = next.fetch_add(1, Ordering::Relaxed);
+                    if gi >= games.len() {
+                        break;
+                    }
+                    let teams = game_teams(&mut scanner, first, &games[gi]);
+                    if send.send((gi, teams)).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(send);
+        // Append in game order as games arrive.
+        let mut pending: BTreeMap<usize, GameTeams> = BTreeMap::new();
+        let mut done = 0;
+        for (gi, teams) in receive {
+            pending.insert(gi, teams);
+            while let Some(g) = pending.remove(&done) {
+                ds.append(g);
+                done += 1;
+                progress(done, ds.positions());
+            }
+        }
+    });
+    ds
+}
+
+impl Dataset {
+    fn append(&mut self, g: GameTeams) {
+        let (feats0, teams0) = (self.feats.len() as u32, self.mult.len() as u32);
+        self.feats.extend_from_slice(&g.feats);
+        self.team_start
+            .extend(g.team_end.iter().map(|e| e + feats0));
+        self.mult.extend_from_slice(&g.mult);
+        for &(end, winner) in &g.positions {
+            self.pos_start.push(end + teams0);
+            self.winner.push(winner + teams0);
+        }
+        self.candidates += g.candidates;
+        self.cut.extend(g.cut);
+    }
+}
+
+/// Replays one game and keeps the candidate teams of each position.
+fn game_teams(scanner: &mut Scanner<'_>, first_pattern: u32, game: &Game) -> GameTeams {
+    let mut g = GameTeams::default();
     // Per candidate of the current position: (point, feature range in `cand`).
     let mut cand: Vec<u32> = Vec::new();
     let mut ranges: Vec<(u16, u32, u32)> = Vec::new();
     let mut order: Vec<usize> = Vec::new();
-    for (gi, g) in games.iter().enumerate() {
-        let r = replay(g, |p| {
-            scanner.host.set_position(p.board, p.colour, p.last, p.prev);
-            let found = scanner.scan(p.board, p.colour);
-            cand.clear();
-            ranges.clear();
-            let n = p.board.size() as i32;
-            let mut k = 0;
-            for y in 0..n {
-                for x in 0..n {
-                    if p.board.check_play(p.colour, x, y).is_err() {
-                        continue;
-                    }
-                    let pt = (y * 32 + x) as u16;
-                    while k < found.len() && found[k].0 < pt {
-                        k += 1;
-                    }
-                    let start = cand.len() as u32;
-                    while k < found.len() && found[k].0 == pt {
-                        let next = index.len() as u32;
-                        let f = *index.entry(found[k].1).or_insert_with(|| {
-                            let name = rom.pattern_name(found[k].1).unwrap_or("").to_string();
-                            let group = rom
-                                .pattern_attrs(found[k].1)
-                                .find(|(key, _)| *key == "group")
-                                .map(|(_, v)| v.trim_matches('"').to_string())
-                                .unwrap_or_else(|| name.clone());
-                            ds.features.push(Feature {
-                                pattern: found[k].1,
-                                name,
-                                group,
-                            });
-                            next
-                        });
-                        cand.push(f);
-                        k += 1;
-                    }
-                    cand[start as usize..].sort_unstable();
-                    ranges.push((pt, start, cand.len() as u32));
+    let r = replay(game, |p| {
+        scanner.host.set_position(p.board, p.colour, p.last, p.prev);
+        let found = scanner.scan(p.board, p.colour);
+        cand.clear();
+        ranges.clear();
+        let n = p.board.size() as i32;
+        let mut k = 0;
+        for y in 0..n {
+            for x in 0..n {
+                if p.board.check_play(p.colour, x, y).is_err() {
+                    continue;
                 }
+                let pt = (y * 32 + x) as u16;
+                while k < found.len() && found[k].0 < pt {
+                    k += 1;
+                }
+                let start = cand.len() as u32;
+                // `found` is sorted by point then pattern id: the features come out sorted.
+                while k < found.len() && found[k].0 == pt {
+                    cand.push(found[k].1 - first_pattern);
+                    k += 1;
+                }
+                ranges.push((pt, start, cand.len() as u32));
             }
-            // Merge candidates with the same features into teams.
-            order.clear();
-            order.extend(0..ranges.len());
-            let slice = |i: usize| &cand[ranges[i].1 as usize..ranges[i].2 as usize];
-            order.sort_by(|&a, &b| slice(a).cmp(slice(b)));
-            let played = (p.played.1 * 32 + p.played.0) as u16;
-            let mut winner = None;
-            let mut i = 0;
-            while i < order.len() {
-                let mut j = i;
-                let team = ds.mult.len() as u32;
-                while j < order.len() && slice(order[j]) == slice(order[i]) {
-                    if ranges[order[j]].0 == played {
-                        winner = Some(team);
-                    }
-                    j += 1;
-                }
-                ds.feats.extend_from_slice(slice(order[i]));
-                ds.team_start.push(ds.feats.len() as u32);
-                ds.mult.push((j - i) as u32);
-                i = j;
-            }
-            ds.candidates += ranges.len() as u64;
-            match winner {
-                Some(w) => {
-                    ds.winner.push(w);
-                    ds.pos_start.push(ds.mult.len() as u32);
-                }
-                None => {
-                    // Unreachable for a legal played move; drop the position's teams.
-                    let first = *ds.pos_start.last().unwrap_or(&0) as usize;
-                    ds.mult.truncate(first);
-                    ds.team_start.truncate(first + 1);
-                    ds.feats.truncate(ds.team_start[first] as usize);
-                }
-            }
-        });
-        if let Err(e) = r {
-            ds.cut.push(e);
         }
-        progress(gi + 1, ds.positions());
-    }
-    ds
+        // Merge candidates with the same features into teams.
+        order.clear();
+        order.extend(0..ranges.len());
+        let slice = |i: usize| &cand[ranges[i].1 as usize..ranges[i].2 as usize];
+        order.sort_by(|&a, &b| slice(a).cmp(slice(b)));
+        let played = (p.played.1 * 32 + p.played.0) as u16;
+        let first_team = g.mult.len();
+        let mut winner = None;
+        let mut i = 0;
+        while i < order.len() {
+            let mut j = i;
+            let team = g.mult.len() as u32;
+            while j < order.len() && slice(order[j]) == slice(order[i]) {
+                if ranges[order[j]].0 == played {
+                    winner = Some(team);
+                }
+                j += 1;
+            }
+            g.feats.extend_from_slice(slice(order[i]));
+            g.team_end.push(g.feats.len() as u32);
+            g.mult.push((j - i) as u32);
+            i = j;
+        }
+        g.candidates += ranges.len() as u64;
+        match winner {
+            Some(w) => g.positions.push((g.mult.len() as u32, w)),
+            None => {
+                // Unreachable for a legal played move; drop the position's teams.
+                g.mult.truncate(first_team);
+                g.team_end.truncate(first_team);
+                g.feats
+                    .truncate(g.team_end.last().map_or(0, |&e| e as usize));
+            }
+        }
+    });
+    g.cut = r.err();
+    g
 }
 
 /// Fit settings.
@@ -162,6 +243,8 @@ pub struct FitOptions {
     pub iterations: usize,
     /// Stop early when a sweep improves the mean log-likelihood by less than this.
     pub tolerance: f64,
+    /// Threads that scan the games ([`collect`]); the result does not depend on it.
+    pub threads: usize,
 }
 
 impl Default for FitOptions {
@@ -169,6 +252,7 @@ impl Default for FitOptions {
         FitOptions {
             iterations: 20,
             tolerance: 1e-4,
+            threads: default_threads(),
         }
     }
 }
@@ -225,7 +309,42 @@ pub fn fit(ds: &Dataset, opts: &FitOptions, mut progress: impl FnMut(usize, f64)
     for (f, &g) in group.iter().enumerate() {
         members[g as usize].push(f);
     }
+    // Number the non-empty groups densely.
+    let mut dense = vec![u32::MAX; members.len()];
+    let mut k = 0;
+    for (g, m) in members.iter().enumerate() {
+        if !m.is_empty() {
+            dense[g] = k;
+            k += 1;
+        }
+    }
     members.retain(|m| !m.is_empty());
+    for g in group.iter_mut() {
+        *g = dense[*g as usize];
+    }
+    // Each group's occurrences `(team, feature)`, teams ascending: a group's step only
+    // visits the teams it can change, not the whole dataset.
+    let teams = ds.mult.len();
+    let mut team_pos = vec![0u32; teams];
+    for j in 0..ds.positions() {
+        team_pos[ds.pos_start[j] as usize..ds.pos_start[j + 1] as usize].fill(j as u32);
+    }
+    let mut occ_start = vec![0usize; members.len() + 1];
+    for &f in &ds.feats {
+        occ_start[group[f as usize] as usize + 1] += 1;
+    }
+    for g in 0..members.len() {
+        occ_start[g + 1] += occ_start[g];
+    }
+    let mut fill = occ_start.clone();
+    let mut occ: Vec<(u32, u32)> = vec![(0, 0); ds.feats.len()];
+    for t in 0..teams {
+        for &f in ds.team(t) {
+            let g = group[f as usize] as usize;
+            occ[fill[g]] = (t as u32, f);
+            fill[g] += 1;
+        }
+    }
     let mut wins = vec![0f64; nf];
     for &w in &ds.winner {
         for &f in ds.team(w as usize) {
@@ -233,39 +352,33 @@ pub fn fit(ds: &Dataset, opts: &FitOptions, mut progress: impl FnMut(usize, f64)
         }
     }
     let mut lg = vec![0f64; nf];
-    let mut strength = vec![1f64; ds.mult.len()];
-    let mut sums = vec![0f64; ds.positions()];
+    let mut strength = vec![1f64; teams];
+    let mut sums: Vec<f64> = (0..ds.positions())
+        .map(|j| {
+            (ds.pos_start[j]..ds.pos_start[j + 1])
+                .map(|t| ds.mult[t as usize] as f64)
+                .sum()
+        })
+        .collect();
+    let mut touched = vec![false; ds.positions()];
     let mut denom = vec![0f64; nf];
     let mut ratio = vec![1f64; nf];
-    let mut in_group = vec![false; nf];
     let mut history = Vec::new();
     let positions = ds.positions().max(1) as f64;
     for sweep in 0..opts.iterations {
+        let ll: f64 = (0..ds.positions())
+            .map(|j| (strength[ds.winner[j] as usize] / sums[j]).ln())
+            .sum();
+        history.push(ll / positions);
+        progress(sweep, ll / positions);
         for (gi, m) in members.iter().enumerate() {
-            // Per-position sums with the current strengths.
-            let mut ll = 0.0;
-            for (j, e) in sums.iter_mut().enumerate() {
-                let (a, b) = (ds.pos_start[j] as usize, ds.pos_start[j + 1] as usize);
-                *e = (a..b).map(|t| ds.mult[t] as f64 * strength[t]).sum();
-                ll += (strength[ds.winner[j] as usize] / *e).ln();
-            }
-            if gi == 0 {
-                history.push(ll / positions);
-                progress(sweep, ll / positions);
-            }
+            let occ = &occ[occ_start[gi]..occ_start[gi + 1]];
             for &f in m {
-                in_group[f] = true;
                 denom[f] = 0.0;
             }
-            for (j, &e) in sums.iter().enumerate() {
-                let teams = ds.pos_start[j] as usize..ds.pos_start[j + 1] as usize;
-                for (t, &s) in teams.clone().zip(&strength[teams]) {
-                    for &f in ds.team(t) {
-                        if in_group[f as usize] {
-                            denom[f as usize] += ds.mult[t] as f64 * s / e;
-                        }
-                    }
-                }
+            for &(t, f) in occ {
+                let t = t as usize;
+                denom[f as usize] += ds.mult[t] as f64 * strength[t] / sums[team_pos[t] as usize];
             }
             for &f in m {
                 let gamma = lg[f].exp();
@@ -277,15 +390,16 @@ pub fn fit(ds: &Dataset, opts: &FitOptions, mut progress: impl FnMut(usize, f64)
                 ratio[f] = (new - lg[f]).exp();
                 lg[f] = new;
             }
-            for (t, s) in strength.iter_mut().enumerate() {
-                for &f in ds.team(t) {
-                    if in_group[f as usize] {
-                        *s *= ratio[f as usize];
-                    }
-                }
+            for &(t, f) in occ {
+                strength[t as usize] *= ratio[f as usize];
+                touched[team_pos[t as usize] as usize] = true;
             }
-            for &f in m {
-                in_group[f] = false;
+            // The sums of the positions that changed, recomputed (not patched: no drift).
+            for (j, e) in sums.iter_mut().enumerate() {
+                if std::mem::take(&mut touched[j]) {
+                    let (a, b) = (ds.pos_start[j] as usize, ds.pos_start[j + 1] as usize);
+                    *e = (a..b).map(|t| ds.mult[t] as f64 * strength[t]).sum();
+                }
             }
         }
         let n = history.len();

@@ -62,7 +62,7 @@ pub fn learn(
         )
     })?;
     let started = std::time::Instant::now();
-    let dataset = mm::collect(rom, class_id, games, |done, positions| {
+    let dataset = mm::collect(rom, class_id, games, opts.threads, |done, positions| {
         if done == games.len() || done % 50 == 0 {
             progress(&format!(
                 "scanned {done}/{} games, {positions} positions ({:.1} s)",

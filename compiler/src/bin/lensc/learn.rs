@@ -30,6 +30,10 @@ pub struct Args {
     /// Stop when a sweep improves the mean log-likelihood by less than this.
     #[arg(long, default_value_t = 1e-4)]
     pub tolerance: f64,
+    /// Threads that scan the games (default: `LENS_LEARN_THREADS`, else every core); the
+    /// output does not depend on it.
+    #[arg(long)]
+    pub threads: Option<usize>,
     /// No progress lines on standard error.
     #[arg(long, short)]
     pub quiet: bool,
@@ -51,6 +55,7 @@ pub fn run(a: Args) -> u8 {
     let opts = FitOptions {
         iterations: a.iterations,
         tolerance: a.tolerance,
+        threads: a.threads.unwrap_or_else(learn::mm::default_threads),
     };
     let name = a.source.display().to_string();
     let quiet = a.quiet;

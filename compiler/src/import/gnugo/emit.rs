@@ -646,6 +646,18 @@ struct PatternOut {
     externs: Vec<String>,
 }
 
+/// Where a pattern sits: GNU Go's anchor, the Lens focus and the names of its points.
+struct Layout {
+    anchor: (usize, usize),
+    colour: AnchorColour,
+    focus: (usize, usize),
+    /// The focus is not the anchor: the pattern goes to the file's `_wide` class.
+    wide: bool,
+    names: Names,
+    /// Letters drawn in the diagram: GNU Go's labels, and those given to the move or anchor.
+    cell_label: BTreeMap<(usize, usize), char>,
+}
+
 fn convert_pattern(
     p: &DbPattern,
     name: &str,
@@ -658,6 +670,53 @@ fn convert_pattern(
     if p.move_cell().is_none() && !mkpat.connections {
         return Err("no `*` move (mkpat accepts patterns without one only with -c)".into());
     }
+    let mut layout = layout(p, mkpat)?;
+    let mut wheres = Vec::new();
+    if layout.wide && symmetry_moves_anchor(p, layout.focus, layout.anchor) {
+        // GNU Go reports one match per anchor, but the compiler merges orientation variants
+        // that coincide about the focus. Naming the anchor in a test that always holds (a
+        // stone is on the board) makes such variants differ, so each anchor is reported.
+        let l = label_at(p, &mut layout.cell_label, layout.anchor, "anchor")?;
+        wheres.push(format!("line({l}) > 0"));
+    }
+    // The constraint (dropped in geometric-only mode).
+    let used_externs = if opts.geometric_only {
+        Vec::new()
+    } else {
+        constraint(p, &layout.names, externs, globals, &mut wheres)?
+    };
+
+    let mut s = String::new();
+    header_text(&mut s, p, name, stem, &layout);
+    diagram_text(&mut s, p, &layout);
+    for w in &wheres {
+        let _ = writeln!(s, "    where {w};");
+    }
+    let value = p
+        .colon
+        .attributes
+        .iter()
+        .find(|(k, _)| k == "value" || k == "minvalue")
+        .and_then(|(_, v)| v.parse::<f64>().ok())
+        .map_or(0, |v| v.round() as i32);
+    if p.move_cell().is_some() {
+        let _ = writeln!(s, "    => {} {value};", layout.names.mov);
+    } else {
+        let _ = writeln!(s, "    => value {value};");
+    }
+    s.push_str("}\n");
+
+    Ok(PatternOut {
+        text: s,
+        colour: (!layout.wide).then_some(layout.colour),
+        radius: reach(p, layout.focus.0, layout.focus.1),
+        externs: used_externs,
+    })
+}
+
+/// The anchor and focus, and the point names: the focus's label becomes `*`; the move keeps
+/// its label or gets a free letter (as does the anchor when it is neither focus nor move).
+fn layout(p: &DbPattern, mkpat: &Mkpat) -> Result<Layout, String> {
     let (ar, ac, colour) = mkpat.anchor(p)?;
     let move_cell = p.move_cell();
     let (fr, fc) = focus_of(p, (ar, ac, colour)).ok_or_else(|| {
@@ -666,8 +725,6 @@ fn convert_pattern(
             size = 2 * MAX_REACH + 1
         )
     })?;
-
-    // Labels: the focus's label becomes `*`; the move keeps its label or gets a free letter.
     let mut names = Names {
         labels: BTreeMap::new(),
         mov: "*".into(),
@@ -685,93 +742,87 @@ fn convert_pattern(
         // A wide pattern focused on its move (a whole-board handicap pattern's tengen).
         names.mov = "*".into();
     } else if let Some(mc) = move_cell {
-        let l = match cell_label.get(&mc) {
-            Some(&l) => l,
-            None => {
-                let l = FREE_LETTERS
-                    .chars()
-                    .find(|l| !p.labels.contains_key(l))
-                    .ok_or("no free letter left for the move label")?;
-                cell_label.insert(mc, l);
-                l
-            }
-        };
-        names.mov = l.to_string();
+        names.mov = label_at(p, &mut cell_label, mc, "move")?.to_string();
     } else if (fr, fc) != (ar, ac) {
         // No move: GNU Go's `*` is the anchor, which is not the focus here.
-        let l = match cell_label.get(&(ar, ac)) {
-            Some(&l) => l,
-            None => {
-                let l = FREE_LETTERS
-                    .chars()
-                    .find(|l| !p.labels.contains_key(l))
-                    .ok_or("no free letter left for the anchor label")?;
-                cell_label.insert((ar, ac), l);
-                l
-            }
-        };
-        names.mov = l.to_string();
+        names.mov = label_at(p, &mut cell_label, (ar, ac), "anchor")?.to_string();
     }
+    Ok(Layout {
+        anchor: (ar, ac),
+        colour,
+        focus: (fr, fc),
+        wide: (fr, fc) != (ar, ac),
+        names,
+        cell_label,
+    })
+}
 
-    let wide = (fr, fc) != (ar, ac);
-    let mut wheres = Vec::new();
-    if wide && symmetry_moves_anchor(p, (fr, fc), (ar, ac)) {
-        // GNU Go reports one match per anchor, but the compiler merges orientation variants
-        // that coincide about the focus. Naming the anchor in a test that always holds (a
-        // stone is on the board) makes such variants differ, so each anchor is reported.
-        let l = match cell_label.get(&(ar, ac)) {
-            Some(&l) => l,
-            None => {
-                let l = FREE_LETTERS
-                    .chars()
-                    .find(|l| !p.labels.contains_key(l) && !cell_label.values().any(|v| v == l))
-                    .ok_or("no free letter left for the anchor label")?;
-                cell_label.insert((ar, ac), l);
-                l
-            }
-        };
-        wheres.push(format!("line({l}) > 0"));
+/// The letter drawn at `cell`: its label, else a letter no other point uses (`what` names
+/// the point in the error when none is left).
+fn label_at(
+    p: &DbPattern,
+    cell_label: &mut BTreeMap<(usize, usize), char>,
+    cell: (usize, usize),
+    what: &str,
+) -> Result<char, String> {
+    if let Some(&l) = cell_label.get(&cell) {
+        return Ok(l);
     }
+    let l = FREE_LETTERS
+        .chars()
+        .find(|l| !p.labels.contains_key(l) && !cell_label.values().any(|v| v == l))
+        .ok_or_else(|| format!("no free letter left for the {what} label"))?;
+    cell_label.insert(cell, l);
+    Ok(l)
+}
 
-    // The constraint (dropped in geometric-only mode).
-    let mut used_externs = Vec::new();
-    if !opts.geometric_only {
-        let mut local = externs.clone();
-        let mut local_globals = globals.clone();
-        let mut t = Translator {
-            names: &names,
-            externs: &mut local,
-            globals: &mut local_globals,
-            used: Vec::new(),
-            value: p
-                .colon
-                .attributes
-                .iter()
-                .find(|(k, _)| k == "value")
-                .map(|(_, v)| v.as_str()),
-        };
-        if let Some((_, text)) = &p.constraint {
-            let e = cexpr::parse(text).map_err(|e| format!("constraint: {e}"))?;
-            let e = cexpr::hoist_ternaries(e);
-            let s = t
-                .expr(&e)
-                .map_err(|e| format!("constraint: {e}"))?
-                .into_bool();
-            wheres.push(s.text);
-        }
-        if let Some(h) = &p.colon.helper {
-            // The hand-written C helper gates the pattern; an engine supplies it.
-            let arg = names.mov.clone();
-            let hn = extern_ident(h);
-            t.declare(hn.clone(), vec!["point"], autohelpers::UNKNOWN_COST, false)?;
-            wheres.push(format!("{hn}({arg})"));
-        }
-        used_externs = t.used;
-        *externs = local;
-        *globals = local_globals;
+/// The constraint and the helper as `where` conditions; returns the externs they use. The
+/// file's externs and globals are only extended when the whole translation succeeds.
+fn constraint(
+    p: &DbPattern,
+    names: &Names,
+    externs: &mut BTreeMap<String, ExternDecl>,
+    globals: &mut Vec<String>,
+    wheres: &mut Vec<String>,
+) -> Result<Vec<String>, String> {
+    let mut local = externs.clone();
+    let mut local_globals = globals.clone();
+    let mut t = Translator {
+        names,
+        externs: &mut local,
+        globals: &mut local_globals,
+        used: Vec::new(),
+        value: p
+            .colon
+            .attributes
+            .iter()
+            .find(|(k, _)| k == "value")
+            .map(|(_, v)| v.as_str()),
+    };
+    if let Some((_, text)) = &p.constraint {
+        let e = cexpr::parse(text).map_err(|e| format!("constraint: {e}"))?;
+        let e = cexpr::hoist_ternaries(e);
+        let s = t
+            .expr(&e)
+            .map_err(|e| format!("constraint: {e}"))?
+            .into_bool();
+        wheres.push(s.text);
     }
+    if let Some(h) = &p.colon.helper {
+        // The hand-written C helper gates the pattern; an engine supplies it.
+        let arg = names.mov.clone();
+        let hn = extern_ident(h);
+        t.declare(hn.clone(), vec!["point"], autohelpers::UNKNOWN_COST, false)?;
+        wheres.push(format!("{hn}({arg})"));
+    }
+    let used = t.used;
+    *externs = local;
+    *globals = local_globals;
+    Ok(used)
+}
 
-    let mut s = String::new();
+/// GNU Go's comments, the `pattern` line, the `gnugo_*` attributes and the orientations.
+fn header_text(s: &mut String, p: &DbPattern, name: &str, stem: &str, layout: &Layout) {
     for c in &p.comments {
         let c = comment_text(c);
         if c.is_empty() {
@@ -780,10 +831,10 @@ fn convert_pattern(
             let _ = writeln!(s, "// {c}");
         }
     }
-    let class = if wide {
+    let class = if layout.wide {
         wide_class_name(stem)
     } else {
-        class_name(stem, colour)
+        class_name(stem, layout.colour)
     };
     let _ = writeln!(s, "pattern {name} : {class} {{");
     if name != p.name {
@@ -794,6 +845,7 @@ fn convert_pattern(
         "    attr gnugo_class = \"{}\";",
         escape(&p.colon.classes)
     );
+    let ((ar, ac), (fr, fc)) = (layout.anchor, layout.focus);
     if (fr, fc) != (ar, ac) {
         // GNU Go's anchor, from the focus in the drawn orientation.
         let _ = writeln!(s, "    attr gnugo_anchor_dx = {};", ac as i64 - fc as i64);
@@ -822,8 +874,11 @@ fn convert_pattern(
             .collect();
         let _ = writeln!(s, "    orientations {};", o.join(" "));
     }
+}
 
-    // The diagram, GNU Go's drawing with the anchor as `*` and labels in place.
+/// The diagram, GNU Go's drawing with the focus as `*` (`@` in the `_wide` class) and labels
+/// in place, and the legend its symbols need.
+fn diagram_text(s: &mut String, p: &DbPattern, layout: &Layout) {
     let d = &p.diagram;
     let (w, h) = (d.width(), d.height());
     let edge_row = || {
@@ -849,12 +904,12 @@ fn convert_pattern(
         }
         for c in 0..w {
             let sym = d.cell(r, c);
-            let out = if (r, c) == (fr, fc) && wide {
+            let out = if (r, c) == layout.focus && layout.wide {
                 legend.push(format!("@ = {}, focus;", states_text(sym)));
                 '@'
-            } else if (r, c) == (fr, fc) {
+            } else if (r, c) == layout.focus {
                 '*'
-            } else if let Some(&l) = cell_label.get(&(r, c)) {
+            } else if let Some(&l) = layout.cell_label.get(&(r, c)) {
                 let states = states_text(sym);
                 if l.is_ascii_uppercase() || states != "empty" {
                     let entry = format!("{l} = {states};");
@@ -906,30 +961,6 @@ fn convert_pattern(
     if !legend.is_empty() {
         let _ = writeln!(s, "    legend {{ {} }}", legend.join(" "));
     }
-    for w in &wheres {
-        let _ = writeln!(s, "    where {w};");
-    }
-    let value = p
-        .colon
-        .attributes
-        .iter()
-        .find(|(k, _)| k == "value" || k == "minvalue")
-        .and_then(|(_, v)| v.parse::<f64>().ok())
-        .map_or(0, |v| v.round() as i32);
-    if move_cell.is_some() {
-        let _ = writeln!(s, "    => {} {value};", names.mov);
-    } else {
-        let _ = writeln!(s, "    => value {value};");
-    }
-    s.push_str("}\n");
-
-    let radius = reach(p, fr, fc);
-    Ok(PatternOut {
-        text: s,
-        colour: (!wide).then_some(colour),
-        radius,
-        externs: used_externs,
-    })
 }
 
 /// GNU Go's calling convention for a database (how `matchpat` is called on it).
