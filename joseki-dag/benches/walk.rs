@@ -7,6 +7,8 @@
 //!   (`Walker::small`, the small mode) and with neither (`Walker::in_place`, scans);
 //! * `new`: building each walker (`Walker::new`, `Walker::small`) against validating the blob
 //!   (`Walker::in_place`, a full decode) in the same run; the heap each holds beside the blob;
+//! * `cursor`: what an engine pays per move: the line played move by move on one
+//!   `BookCursor` per variant, `play` then `lookup` after each move; CPU time per move;
 //! * `follow_16_frames`: the old path and figure, `Walker::follow` once per variant in its
 //!   known frame (16 calls), the same-run baseline.
 //!

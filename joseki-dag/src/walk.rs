@@ -188,7 +188,7 @@ pub struct Walker<'a> {
     table: Option<table::Transitions>,
     /// The small mode's jump table over large subtrees (`Walker::small`).
     jumps: Option<jumps::Jumps>,
-    /// The fast mode's index of the root's setup stones (`fast::root_setups`): every walk
+    /// The fast and small modes' index of the root's setup stones (`fast::root_setups`): every walk
     /// starts at the root, and a first move that is no root move would otherwise try each
     /// root setup edge in turn.
     root_setups: Option<Vec<(u32, u32)>>,
@@ -244,6 +244,7 @@ impl<'a> Walker<'a> {
         w.table =
             Some(table::Transitions::build(&w.l, &jumps, LONG_LIST)).filter(|t| t.entries() > 0);
         w.jumps = Some(jumps);
+        w.root_setups = Some(w.root_setups());
         Ok(w)
     }
 

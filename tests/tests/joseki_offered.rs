@@ -448,7 +448,7 @@ fn a_trailing_tenuki_gives_the_same_side_the_book_move_after_the_tenuki() {
 }
 
 /// Lines that open with setup stones (setup edges at the root, which every walk starts from):
-/// the fast mode finds the candidates for a first stone in its index of the root's setup
+/// the fast and small modes find the candidates for a first stone in its index of the root's setup
 /// stones, the scan tries every root setup edge; both must agree.
 const ROOT_SETUP_BOOK: &str = "(;GM[1]FF[4]SZ[19]\
     (;AB[dp]AW[fq];B[cn];W[dn])\
@@ -461,39 +461,38 @@ const ROOT_SETUP_BOOK: &str = "(;GM[1]FF[4]SZ[19]\
 fn lines_opening_with_setup_stones_answer_as_the_scan_does() {
     let t = import_sgf(ROOT_SETUP_BOOK, Conventions::Plain).unwrap();
     let blob = encode(&t, Encoding::Compact);
-    let (fast, scan) = (
-        Walker::new(&blob).unwrap(),
-        Walker::in_place(&blob).unwrap(),
-    );
-    // Every first stone, and every second stone after black d4, of either colour.
-    let d4 = BoardMove {
-        colour: Colour::Black,
-        at: Frame::orientation(19, 0).to_board(4, 4),
-    };
-    let (mut out1, mut out2) = ([Continuation::EMPTY; 32], [Continuation::EMPTY; 32]);
-    let mut entered = 0;
-    for x in 0..19 {
-        for y in 0..19 {
-            for colour in [Colour::Black, Colour::White] {
-                let m = BoardMove {
-                    colour,
-                    at: Some((x, y)),
-                };
-                for moves in [vec![m], vec![d4, m]] {
-                    let to_move = colour.opponent();
-                    let a = fast.lookup(19, &moves, None, to_move, &mut out1);
-                    let b = scan.lookup(19, &moves, None, to_move, &mut out2);
-                    assert_eq!(a.corners, b.corners, "{moves:?}");
-                    assert_eq!(
-                        out1[..a.continuations],
-                        out2[..b.continuations],
-                        "{moves:?}"
-                    );
-                    entered += (moves.len() == 2 && a.in_book()) as usize;
+    let scan = Walker::in_place(&blob).unwrap();
+    for fast in [Walker::new(&blob).unwrap(), Walker::small(&blob).unwrap()] {
+        // Every first stone, and every second stone after black d4, of either colour.
+        let d4 = BoardMove {
+            colour: Colour::Black,
+            at: Frame::orientation(19, 0).to_board(4, 4),
+        };
+        let (mut out1, mut out2) = ([Continuation::EMPTY; 32], [Continuation::EMPTY; 32]);
+        let mut entered = 0;
+        for x in 0..19 {
+            for y in 0..19 {
+                for colour in [Colour::Black, Colour::White] {
+                    let m = BoardMove {
+                        colour,
+                        at: Some((x, y)),
+                    };
+                    for moves in [vec![m], vec![d4, m]] {
+                        let to_move = colour.opponent();
+                        let a = fast.lookup(19, &moves, None, to_move, &mut out1);
+                        let b = scan.lookup(19, &moves, None, to_move, &mut out2);
+                        assert_eq!(a.corners, b.corners, "{moves:?}");
+                        assert_eq!(
+                            out1[..a.continuations],
+                            out2[..b.continuations],
+                            "{moves:?}"
+                        );
+                        entered += (moves.len() == 2 && a.in_book()) as usize;
+                    }
                 }
             }
         }
+        // d4 then white f3 or white c6 ... : second stones that enter a setup line are found.
+        assert!(entered >= 2, "{entered}");
     }
-    // d4 then white f3 or white c6 ... : second stones that enter a setup line are found.
-    assert!(entered >= 2, "{entered}");
 }
