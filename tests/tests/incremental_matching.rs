@@ -178,6 +178,7 @@ fn replay_all(sets: &mut Sets<'_>, games: &[(String, Vec<Step>)], every: usize, 
 }
 
 #[test]
+#[cfg_attr(no_shared_data, ignore = "needs ../shared/data beside the repository")]
 fn gnugo_patterns_incremental_equals_full_rescan_on_every_move() {
     let Some(dir) = gnugo_dir() else { return };
     let games = ci_games(&dir);
@@ -192,6 +193,7 @@ fn gnugo_patterns_incremental_equals_full_rescan_on_every_move() {
 }
 
 #[test]
+#[cfg_attr(no_shared_data, ignore = "needs ../shared/data beside the repository")]
 fn stdlib_classes_incremental_equals_full_rescan_on_every_move() {
     let Some(dir) = gnugo_dir() else { return };
     let games = ci_games(&dir);
@@ -204,6 +206,7 @@ fn stdlib_classes_incremental_equals_full_rescan_on_every_move() {
 }
 
 #[test]
+#[cfg_attr(no_shared_data, ignore = "needs ../shared/data beside the repository")]
 fn stdlib_lookup_classes_answer_the_same_through_kept_codes() {
     let Some(dir) = gnugo_dir() else { return };
     let rom = lens_stdlib::rom();
