@@ -19,64 +19,10 @@ use lens_test_support::fixtures::*;
 use lens_vm::board::Board;
 use lens_vm::matching::Area;
 use lens_vm::matching::simd::{self, Simd};
-use lens_vm::spec::{
-    CellSpec, ClassNode, ClassSpec, Mode, Offset, OrientPolicy, PatternSpec, ResultSpec, RomSpec,
-};
+use lens_vm::spec::{ClassNode, ClassSpec, Mode, OrientPolicy, RomSpec};
 use lens_vm::*;
 use std::hint::black_box;
 use std::time::Duration;
-
-/// A 3x3 pattern cut from a random position around an empty point (as `benches/lut.rs`).
-fn cut_3x3(rng: &mut Rng, id: u32) -> PatternSpec {
-    loop {
-        let b = TestBoard::random(rng, 19, 0.35);
-        let (x, y) = (rng.below(19) as i32, rng.below(19) as i32);
-        if b.point(x, y) != Point::Empty {
-            continue;
-        }
-        let mut cells = vec![CellSpec {
-            at: Offset::new(0, 0),
-            allowed: E,
-        }];
-        let mut stones = 0;
-        for dy in -1..=1i16 {
-            for dx in -1..=1i16 {
-                if (dx, dy) == (0, 0) || !rng.chance(0.85) {
-                    continue;
-                }
-                let s = match b.point(x + dx as i32, y + dy as i32) {
-                    Point::Stone(Colour::Black) => F,
-                    Point::Stone(Colour::White) => X,
-                    Point::Empty => E,
-                    Point::Off => OFF,
-                };
-                stones += (s == F || s == X) as usize;
-                let allowed = if rng.chance(0.85) { s } else { !s & 15 };
-                cells.push(CellSpec {
-                    at: Offset::new(dx, dy),
-                    allowed,
-                });
-            }
-        }
-        if stones < 2 {
-            continue;
-        }
-        return PatternSpec {
-            id,
-            priority: rng.below(3) as i32,
-            cells,
-            orientations: (0..8).collect(),
-            covers: (0..8).map(|o| 1u8 << o).collect(),
-            tests: vec![],
-            result: Some(ResultSpec::Move {
-                at: Offset::new(0, 0),
-                value: rng.below(100) as i32,
-                bits: 0,
-                sequence: None,
-            }),
-        };
-    }
-}
 
 fn write(class: ClassSpec) -> &'static [u8] {
     let spec = RomSpec {
