@@ -24,10 +24,7 @@ use thread_cpu::thread_cpu;
 #[derive(Clone, Copy, PartialEq)]
 enum Path {
     BoardParallel,
-    /// `ScanPlan::scan`: the dispatch's choice (the plan's automaton).
     Plan,
-    /// `ScanPlan::scan_parallel`: the plan's plane trie, forced (the baseline of the automaton).
-    PlanPlanes,
     Points,
     Reference,
 }
@@ -135,9 +132,6 @@ fn bench(c: &mut Criterion) {
                     n += match path {
                         Path::BoardParallel => rom.scan(board, &NoHost, &q, &mut scratch, &mut out),
                         Path::Plan => plan.scan(&rom, board, &NoHost, &q, &mut scratch, &mut out),
-                        Path::PlanPlanes => plan
-                            .scan_parallel(&rom, board, &NoHost, &q, &mut scratch, &mut out)
-                            .unwrap(),
                         Path::Points => rom.scan_points(board, &NoHost, &q, &mut scratch, &mut out),
                         Path::Reference => lens_vm::reference::scan(
                             &rom,
@@ -156,7 +150,6 @@ fn bench(c: &mut Criterion) {
     let per_board = scan_all(Path::BoardParallel);
     assert_eq!(per_board, scan_all(Path::Points));
     assert_eq!(per_board, scan_all(Path::Plan));
-    assert_eq!(per_board, scan_all(Path::PlanPlanes));
     assert_eq!(per_board, scan_all(Path::Reference));
     eprintln!(
         "gnugo scan: {} matches over 32 boards x 2 colours x {} classes ({:.0} per board)",
@@ -174,46 +167,9 @@ fn bench(c: &mut Criterion) {
             shared,
             unshared
         );
-        eprintln!("  automaton (states, leaves): {:?}", plan.automaton_size());
-    }
-    if std::env::var_os("LENS_BENCH_PER_CLASS").is_some() {
-        let mut slots2 = vec![Match::EMPTY; 8192];
-        let mut scratch2 = Scratch::new();
-        let only: Option<usize> = std::env::var("LENS_BENCH_CLASS").ok().and_then(|v| v.parse().ok());
-        let reps: usize = std::env::var("LENS_BENCH_REPS").ok().and_then(|v| v.parse().ok()).unwrap_or(20);
-        for (ci, (&class, plan)) in classes.iter().zip(&plans).enumerate() {
-            if only.is_some_and(|o| o != ci) {
-                continue;
-            }
-            for forced in [std::env::var_os("LENS_BENCH_FORCED").is_some(), true] {
-                let t0 = thread_cpu();
-                let mut n = 0;
-                for _ in 0..reps {
-                    for board in &boards {
-                        for colour in [Colour::Black, Colour::White] {
-                            let q = Query {
-                                class,
-                                perspective: colour,
-                                orientations: Orientations::All,
-                            };
-                            let mut out = MatchBuf::new(&mut slots2);
-                            n += if forced {
-                                plan.scan_parallel(&rom, board, &NoHost, &q, &mut scratch2, &mut out)
-                                    .unwrap()
-                            } else {
-                                plan.scan(&rom, board, &NoHost, &q, &mut scratch2, &mut out)
-                            };
-                        }
-                    }
-                }
-                let t = (thread_cpu() - t0).as_secs_f64() / reps as f64 / 32.0;
-                eprintln!("class {ci} planes={forced}: {:.1} us per board, {} matches", t * 1e6, n / reps);
-            }
-        }
     }
     let paths = [
         ("board_parallel_plan", Path::Plan),
-        ("board_parallel_plan_planes", Path::PlanPlanes),
         ("board_parallel", Path::BoardParallel),
         ("kernel_points", Path::Points),
         ("reference", Path::Reference),

@@ -22,14 +22,10 @@ use crate::board::{BoardView, Colour};
 use crate::geometry::Orientation;
 use crate::rom::layout::{RING, WORD_BASE, WORD_FIRST, WORD_POINTS};
 use crate::rom::records::EntryRec;
-use crate::rom::{ClassInfo, Kernel, MAX_FIELD, MAX_GLOB_DEPTH, Rom, Section};
+use crate::rom::{ClassInfo, Kernel, MAX_GLOB_DEPTH, Rom, Section};
 
 #[cfg(feature = "alloc")]
-mod automaton;
-#[cfg(feature = "alloc")]
 mod plan;
-#[cfg(feature = "alloc")]
-pub(crate) use automaton::scan as scan_automaton;
 #[cfg(feature = "alloc")]
 pub use plan::ScanPlan;
 
@@ -77,15 +73,7 @@ pub struct ScanScratch {
     /// A scan plan's candidate set at each trie depth.
     #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
     stack: [[u64; MAX_WORDS]; STACK + 1],
-    /// A scan plan's automaton reads point states here: the board seen from the scan's
-    /// perspective, off-board all around.
-    #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
-    padded: [u8; PADDED],
 }
-
-/// Points of [`ScanScratch::padded`]: the largest board with room all around for the widest
-/// field (see `automaton.rs`).
-const PADDED: usize = ((MAX_SIDE + 2 * (MAX_FIELD as i32 - 1)) * (MAX_SIDE + 2 * (MAX_FIELD as i32 - 1))) as usize;
 
 impl Default for ScanScratch {
     fn default() -> Self {
@@ -105,7 +93,6 @@ impl ScanScratch {
             cols_size: 0,
             raw: [0; HITS],
             stack: [[0; MAX_WORDS]; STACK + 1],
-            padded: [3; PADDED],
         }
     }
 

@@ -79,9 +79,6 @@ pub(crate) enum ScanKernel {
     Planes,
     /// One [`FocusKernel`] call per focus, row by row.
     PerFocus,
-    /// A [`ScanPlan`](super::ScanPlan)'s per-point automaton at every focus, row by row.
-    #[cfg(feature = "alloc")]
-    Automaton,
 }
 
 /// Where the board-parallel scan takes its per-entry plane keys.
@@ -250,12 +247,6 @@ pub(crate) fn scan_kernel<B: BoardView + ?Sized>(
     if !board_parallel::fits(class, board) {
         return ScanKernel::PerFocus;
     }
-    #[cfg(feature = "alloc")]
-    if let Keys::Plan(p) = keys
-        && p.automaton().is_some()
-    {
-        return ScanKernel::Automaton;
-    }
     let kernel = FocusKernel::choose(rom, class, board);
     let foci = foci(area, board.size() as i32);
     if per_focus_is_cheaper(&kernel, keys, class.entry_count(), foci) {
@@ -284,26 +275,6 @@ pub(crate) fn scan<B: BoardView + ?Sized, H: Host + ?Sized>(
         return Some(0);
     };
     let chosen = strategy.unwrap_or_else(|| scan_kernel(keys, rom, &class, board, area));
-    #[cfg(feature = "alloc")]
-    if chosen == ScanKernel::Automaton
-        && let Keys::Plan(p) = keys
-        && let Some(auto) = p.automaton()
-        && board_parallel::fits(&class, board)
-    {
-        let Scratch { active, scan: sc } = &mut *scratch;
-        return Some(board_parallel::scan_automaton(
-            auto,
-            rom,
-            board,
-            host,
-            q,
-            &class,
-            area,
-            &mut active.active,
-            sc,
-            out,
-        ));
-    }
     if chosen == ScanKernel::Planes {
         let n = board_parallel::scan(keys, rom, board, host, q, &class, area, scratch, out);
         if n.is_some() || strategy.is_some() {

@@ -13,7 +13,6 @@
 use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 
-use super::automaton::{self, Automaton};
 use super::{
     Area, CACHED, ENTRY_BITS, Filter, HITS, KEYS, MATRIX, SIDE, STACK, packed_constraints,
 };
@@ -60,8 +59,6 @@ pub struct ScanPlan {
     pub(super) nodes: Vec<Node>,
     /// Entries ending at each node: index relative to the class, covers.
     pub(super) entries: Vec<(u32, u8)>,
-    /// The per-point automaton of the same entries (`None`: a cell too far from the focus).
-    pub(super) automaton: Option<Automaton>,
 }
 
 /// A constraint `(dx, dy, allowed)`.
@@ -127,7 +124,6 @@ impl ScanPlan {
             }
             lists.push((merged, r, cov));
         }
-        let automaton = Automaton::build(&lists, count, automaton::STATES);
         // The global key order: estimated pass rate, then the most shared first.
         let mut uses: BTreeMap<(i8, i8, u8), u32> = BTreeMap::new();
         for (l, _, _) in &lists {
@@ -192,18 +188,7 @@ impl ScanPlan {
             keys: plan_keys,
             nodes: b.nodes,
             entries: b.entries,
-            automaton,
         })
-    }
-
-    /// The automaton's states and leaves (`None`: the plan has no automaton), for statistics.
-    pub fn automaton_size(&self) -> Option<(usize, usize)> {
-        self.automaton.as_ref().map(|a| (a.states(), a.leaves()))
-    }
-
-    /// The per-point automaton, when the plan has one.
-    pub(crate) fn automaton(&self) -> Option<&Automaton> {
-        self.automaton.as_ref()
     }
 
     /// The class this plan scans.
