@@ -74,6 +74,8 @@ extern crate std;
 pub mod board;
 pub mod geometry;
 pub mod incremental;
+#[cfg(feature = "bench-internals")]
+pub mod internals;
 pub mod matching;
 pub mod reference;
 pub mod rom;

@@ -33,7 +33,8 @@ pub(crate) mod view;
 #[cfg(feature = "alloc")]
 pub use board_parallel::ScanPlan;
 pub use board_parallel::{Area, ScanScratch};
-pub use kernel::view_words;
+#[cfg(feature = "bench-internals")]
+pub use view::build as view_words;
 
 use crate::board::{BoardView, Colour, Point};
 use crate::geometry::Orientation;

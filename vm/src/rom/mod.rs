@@ -2,18 +2,32 @@
 //! validating) and the writer ([`write`], feature `builder`), so the wire format is defined in
 //! one place. The byte-by-byte description is `docs/rom-format.md`.
 
-pub mod bytecode;
+// The wire-level modules are private: an embedder reads an image through `Rom` and
+// `CompactRom`; the few format facts the compiler needs are re-exported below. Each holds
+// both directions of its records, so without the writer (features `alloc`, `builder`) the
+// writing half is unused.
+pub(crate) mod bytecode;
 pub mod compact;
-pub mod layout;
+#[cfg_attr(not(feature = "builder"), allow(dead_code))]
+pub(crate) mod layout;
 mod load;
-pub mod lut;
-pub mod records;
-pub mod sliced;
-pub mod wire;
+pub(crate) mod lut;
+#[cfg_attr(not(feature = "builder"), allow(dead_code))]
+pub(crate) mod records;
+#[cfg_attr(not(feature = "builder"), allow(dead_code))]
+pub(crate) mod sliced;
+#[cfg_attr(not(feature = "builder"), allow(dead_code))]
+pub(crate) mod wire;
 #[cfg(feature = "alloc")]
 mod write;
 
+pub use bytecode::{MAX_ARGS, MAX_STACK};
+#[cfg(feature = "alloc")]
+pub use bytecode::decode_test;
 pub use compact::CompactRom;
+pub use layout::mask_cells;
+pub use lut::ClassLut;
+pub use wire::fnv1a32;
 #[cfg(feature = "alloc")]
 pub use write::{
     Profile, WriteError, WriteOptions, fix_checksums, try_write, try_write_with, write, write_with,

@@ -209,7 +209,8 @@ impl ScanPlan {
     }
 
     /// Plane ANDs stored in the trie, against the sum of the entries' own key counts had
-    /// nothing been shared: `(shared, unshared)` (for statistics).
+    /// nothing been shared: `(shared, unshared)` (feature `bench-internals`: for statistics).
+    #[cfg(feature = "bench-internals")]
     pub fn and_counts(&self) -> (usize, usize) {
         let mut unshared = 0;
         let mut path = [0usize; STACK + 2];
