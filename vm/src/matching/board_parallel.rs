@@ -1,4 +1,4 @@
-//! Board-parallel whole-board scan (`research/perf.md` sections 5 and 8.4).
+//! Board-parallel whole-board scan (docs/performance.md, "Whole-board scan: board-parallel").
 //!
 //! Instead of matching every entry at every focus, each oriented entry is matched at all foci
 //! at once: the board is held as bit planes over the anchor points (bit `y * size + x`), and an
@@ -80,6 +80,7 @@ impl Default for ScanScratch {
 }
 
 impl ScanScratch {
+    /// Zeroed scratch (part of [`super::Scratch`]; no allocation).
     pub const fn new() -> Self {
         ScanScratch {
             dir: [0; KEYS + 1],
@@ -497,9 +498,13 @@ impl Geometry for Hits<'_> {
 /// A rectangle of foci: columns `x0..x1`, rows `y0..y1` (clipped to the board).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Area {
+    /// First column.
     pub x0: i32,
+    /// First row.
     pub y0: i32,
+    /// One past the last column.
     pub x1: i32,
+    /// One past the last row.
     pub y1: i32,
 }
 

@@ -58,20 +58,27 @@ pub const DEFAULT_PATTERN: u32 = u32::MAX;
 /// An argument passed to an engine predicate: points in board coordinates, colours absolute.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HostArg {
+    /// A board point `(x, y)`; may be off the board.
     Point(i32, i32),
+    /// A constant from the pattern.
     Int(i32),
+    /// `friend` or `foe` resolved against the query's perspective.
     Colour(Colour),
 }
 
 /// What the engine supplies: globals, `extern` predicates and mark bits (all by index as the
 /// ROM's globals/externs tables list them). Must be pure during one call.
 pub trait Host {
+    /// The value of global `index` ([`crate::Rom::global_name`] names it).
     fn global(&self, _index: u16) -> i32 {
         0
     }
+    /// Extern predicate `index` ([`crate::Rom::extern_info`]) on these arguments: 0 is
+    /// false, anything else true.
     fn call(&self, _index: u16, _args: &[HostArg]) -> i32 {
         0
     }
+    /// The engine's mark bit on a board point (`mark(p)` in tests).
     fn mark(&self, _x: i32, _y: i32) -> bool {
         false
     }
@@ -85,10 +92,12 @@ impl Host for NoHost {}
 /// Which orientation variants to try.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Orientations {
+    /// Every variant.
     All,
     /// Only variants whose "up" points from the focus at the board point `toward` (which must
     /// be an orthogonal neighbour of the focus; otherwise nothing is tried at that focus).
     Up {
+        /// The board point "up" points at.
         toward: (i32, i32),
     },
     /// A bit set over orientation indices.
@@ -115,44 +124,69 @@ impl Orientations {
     }
 }
 
+/// What to match: a class, whose side to read the board for, which orientations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Query {
+    /// The class ([`crate::Rom::class_by_name`]).
     pub class: ClassId,
+    /// The colour patterns call friend.
     pub perspective: Colour,
+    /// Which orientation variants to try.
     pub orientations: Orientations,
 }
 
+/// A match's result in board coordinates (the stored offsets mapped through the matched
+/// orientation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MatchResult {
+    /// Suggest the move at `(x, y)`.
     Move {
+        /// Column, 0 = west.
         x: i32,
+        /// Row, 0 = north.
         y: i32,
+        /// The pattern's value for the move.
         value: i32,
+        /// Engine-defined descriptor bits.
         bits: u32,
+        /// The follow-up sequence ([`crate::Rom::sequence`]).
         sequence: Option<u32>,
     },
+    /// Do not play at `(x, y)` (already applied to this call's later suggestions).
     Reject {
+        /// Column, 0 = west.
         x: i32,
+        /// Row, 0 = north.
         y: i32,
     },
+    /// A value with no move.
     Value {
+        /// The value.
         value: i32,
+        /// Engine-defined descriptor bits.
         bits: u32,
     },
+    /// No result ([`Match::EMPTY`]'s filler).
     None,
 }
 
+/// One match: which pattern, where, in which orientation, with what result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Match {
     /// `PatternSpec::id` ([`DEFAULT_PATTERN`] for a class default; the field index for lenses).
     pub pattern: u32,
+    /// The orientation (0..8) the pattern matched in.
     pub orientation: u8,
+    /// The focus point `(x, y)` (for lenses, the first endpoint).
     pub focus: (i32, i32),
+    /// What the pattern yields there.
     pub result: MatchResult,
+    /// The pattern's priority.
     pub priority: i32,
 }
 
 impl Match {
+    /// A filler for output slots: `[Match::EMPTY; 64]`.
     pub const EMPTY: Match = Match {
         pattern: 0,
         orientation: 0,
@@ -172,6 +206,7 @@ pub struct MatchBuf<'b> {
 }
 
 impl<'b> MatchBuf<'b> {
+    /// An empty buffer writing into `slots` (its capacity).
     pub fn new(slots: &'b mut [Match]) -> Self {
         MatchBuf {
             slots,
@@ -179,12 +214,15 @@ impl<'b> MatchBuf<'b> {
             dropped: 0,
         }
     }
+    /// The matches stored so far, in the order found.
     pub fn as_slice(&self) -> &[Match] {
         &self.slots[..self.len]
     }
+    /// Number of matches stored.
     pub fn len(&self) -> usize {
         self.len
     }
+    /// Whether no match is stored.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
@@ -192,6 +230,7 @@ impl<'b> MatchBuf<'b> {
     pub fn dropped(&self) -> usize {
         self.dropped
     }
+    /// Forgets every match and the dropped count (the slots are reused).
     pub fn clear(&mut self) {
         self.len = 0;
         self.dropped = 0;
@@ -238,6 +277,7 @@ impl Default for FocusScratch {
 }
 
 impl FocusScratch {
+    /// Zeroed scratch (17 bytes; no allocation).
     pub const fn new() -> Self {
         FocusScratch {
             active: [0; MAX_GLOB_DEPTH + 1],
@@ -284,6 +324,7 @@ impl Default for Scratch {
 }
 
 impl Scratch {
+    /// Zeroed scratch (about 210 KiB: box it, or keep one per thread).
     pub const fn new() -> Self {
         Scratch {
             active: FocusScratch::new(),

@@ -40,19 +40,30 @@ pub const ARG_COLOUR: u8 = 2;
 /// Binary operators in encoding order (`OP_BIN + op as u8`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Bin {
+    /// `||`: 1 when either operand is non-zero.
     Or,
+    /// `&&`: 1 when both operands are non-zero.
     And,
+    /// `==`, 1 or 0.
     Eq,
+    /// `!=`, 1 or 0.
     Ne,
+    /// `<`, 1 or 0.
     Lt,
+    /// `<=`, 1 or 0.
     Le,
+    /// `>`, 1 or 0.
     Gt,
+    /// `>=`, 1 or 0.
     Ge,
+    /// `+`, wrapping.
     Add,
+    /// `-`, wrapping.
     Sub,
 }
 
 impl Bin {
+    /// Every operator, in encoding order.
     pub const ALL: [Bin; 10] = [
         Bin::Or,
         Bin::And,
@@ -81,6 +92,7 @@ impl Bin {
             Bin::Sub => "-",
         }
     }
+    /// The operator's value on two operands (both always evaluated: no short circuit).
     #[inline]
     pub fn apply(self, a: i32, b: i32) -> i32 {
         match self {

@@ -1,5 +1,5 @@
 //! The optional `lut` section (format v2): direct lookup tables for 3x3 classes, Pachi/Fuego
-//! style (`research/perf.md` section 1). For a packed class whose masks only test the focus,
+//! style (docs/performance.md, "3x3 lookup tables"). For a packed class whose masks only test the focus,
 //! its 8 neighbours and the distance-1 edge bits, the geometric filter is a function of the
 //! focus state and a 16-bit neighbourhood code (8 neighbours x {friend, foe, empty, off}), so
 //! it is stored as a table from that code to the *set of entries whose masks pass*, in entry
@@ -28,7 +28,7 @@ pub const HEADER_WORDS: usize = 4;
 /// Slots per block (the orthogonal neighbours' 4 x 2 bits).
 pub const BLOCK_SLOTS: usize = 256;
 
-/// The 8 neighbours in code order: ring 1 of [`super::layout::RING`] (orthogonals N, W, E, S,
+/// The 8 neighbours in code order: ring 1 of the packed masks' ring (orthogonals N, W, E, S,
 /// then diagonals NW, NE, SW, SE). Neighbour `i` owns code bits `2i..2i+2`, so the low byte
 /// holds the orthogonals and the high byte the diagonals.
 pub const NEIGHBOURS: [(i8, i8); 8] = [
@@ -222,6 +222,7 @@ impl<'a> ClassLut<'a> {
     pub fn len(&self) -> usize {
         self.bytes.len()
     }
+    /// Whether the table has no bytes (never, for a table the loader accepted).
     pub fn is_empty(&self) -> bool {
         self.bytes.is_empty()
     }

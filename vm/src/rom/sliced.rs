@@ -1,5 +1,5 @@
 //! The optional `sliced` section: bit-sliced copies of the packed classes' absence masks
-//! (`research/perf.md` sections 4, 7, 8). For a block of `64 * bw` entries and each view bit,
+//! (docs/performance.md, "One match call and the view"). For a block of `64 * bw` entries and each view bit,
 //! one row of `bw` u64 words holds the set of entries that forbid that bit. A match call ORs
 //! the rows of the bits set in its view; the zero bits are the candidates, in entry order.
 //! The section is the exact transpose of the `masks` section (the loader checks it), so the
