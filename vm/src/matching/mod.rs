@@ -26,6 +26,7 @@ pub(crate) use dispatch::match_lut_key;
 mod kernel;
 mod lens;
 pub(crate) mod lut;
+mod results;
 #[allow(unsafe_code)]
 pub mod simd;
 mod sliced;
@@ -34,12 +35,23 @@ pub(crate) mod view;
 #[cfg(feature = "alloc")]
 pub use board_parallel::ScanPlan;
 pub use board_parallel::{Area, ScanScratch};
+pub(crate) use results::Sink;
+pub use results::{Hit, HitBuf};
 #[cfg(feature = "bench-internals")]
 pub use view::build as view_words;
 
 use crate::board::{BoardView, Colour, Point};
 use crate::geometry::Orientation;
-use crate::rom::{ClassId, ClassInfo, Item, MAX_GLOB_DEPTH, Mode, RawResult, Rom};
+use crate::rom::records::PatternRec;
+use crate::rom::{
+    ClassId, ClassInfo, Item, MAX_GLOB_DEPTH, Mode, NONE as NO_RESULT, RawResult, Rom, Section,
+};
+
+/// The record of pattern `p` (one decode for all the class program reads of it).
+#[inline(always)]
+fn pattern_rec(rom: &Rom<'_>, p: u32) -> PatternRec {
+    rom.t(Section::Patterns).rec(p as usize)
+}
 
 /// `Match::pattern` of a class default.
 pub const DEFAULT_PATTERN: u32 = u32::MAX;
@@ -361,6 +373,13 @@ impl<B: BoardView + ?Sized, H: Host + ?Sized> Ctx<'_, '_, B, H> {
         p.tests()
             .all(|(code, _)| bytecode_eval::eval(code, self, t) != 0)
     }
+
+    /// [`Ctx::tests_pass`] from the pattern's record (read once by the caller).
+    #[inline]
+    fn tests_pass_rec(&self, p: &PatternRec, t: Orientation) -> bool {
+        (p.first_test..p.first_test + p.test_count)
+            .all(|i| bytecode_eval::eval(self.rom.test(i).0, self, t) != 0)
+    }
 }
 
 /// Whether the focus admits the class at all.
@@ -375,13 +394,13 @@ pub(crate) fn focus_ok<B: BoardView + ?Sized>(
 }
 
 /// Run a class program at one focus with the given geometry. Returns matches written.
-pub(crate) fn run_class<B: BoardView + ?Sized, H: Host + ?Sized, G: Geometry>(
+pub(crate) fn run_class<B: BoardView + ?Sized, H: Host + ?Sized, G: Geometry, O: Sink + ?Sized>(
     ctx: &Ctx<'_, '_, B, H>,
     class: &ClassInfo<'_>,
     qmask: u8,
     geo: &mut G,
     scratch: &mut impl CallScratch,
-    out: &mut MatchBuf<'_>,
+    out: &mut O,
 ) -> usize {
     let stack = &mut scratch.focus_scratch().active;
     run_class_with(ctx, class, qmask, geo, stack, out)
@@ -389,21 +408,26 @@ pub(crate) fn run_class<B: BoardView + ?Sized, H: Host + ?Sized, G: Geometry>(
 
 /// [`run_class`] with only the glob stack borrowed (the board-parallel scan keeps its hit
 /// lists in the rest of the [`Scratch`]).
-pub(crate) fn run_class_with<B: BoardView + ?Sized, H: Host + ?Sized, G: Geometry>(
+pub(crate) fn run_class_with<
+    B: BoardView + ?Sized,
+    H: Host + ?Sized,
+    G: Geometry,
+    O: Sink + ?Sized,
+>(
     ctx: &Ctx<'_, '_, B, H>,
     class: &ClassInfo<'_>,
     qmask: u8,
     geo: &mut G,
     stack: &mut [u8; MAX_GLOB_DEPTH + 1],
-    out: &mut MatchBuf<'_>,
+    out: &mut O,
 ) -> usize {
-    let start = out.len;
+    let start = out.stored();
     let rom = ctx.rom;
     let mode = class.mode();
-    let mut best: Option<Match> = None;
+    let mut best: Option<(Match, u32)> = None;
     let mut stopped = false;
-    // Skip the reject-list lookup while no reject has been produced (the common case).
-    let mut rejects = 0usize;
+    // The points rejected so far at this focus (one bit test per move).
+    let mut rejects = results::Rejected::new();
     let mut depth = 0usize;
     let mut active = qmask;
     let first = class.first_item();
@@ -426,43 +450,47 @@ pub(crate) fn run_class_with<B: BoardView + ?Sized, H: Host + ?Sized, G: Geometr
                         sel.trailing_zeros() as u8
                     };
                     let orient = Orientation::new(t).unwrap_or(Orientation::IDENTITY);
-                    let pat = rom.pattern(p);
-                    if !ctx.tests_pass(&pat, orient) {
+                    // The pattern's record, read once (tests, result, id, priority).
+                    let pat = pattern_rec(rom, p);
+                    if pat.result == NO_RESULT {
                         continue;
                     }
-                    let Some(res) = pat.result() else { continue };
+                    if !ctx.tests_pass_rec(&pat, orient) {
+                        continue;
+                    }
                     let m = Match {
-                        pattern: pat.id(),
+                        pattern: pat.id,
                         orientation: t,
                         focus: (ctx.x, ctx.y),
-                        result: map_result(res, orient, ctx.x, ctx.y),
-                        priority: pat.priority(),
+                        result: map_result(rom.result(pat.result), orient, ctx.x, ctx.y),
+                        priority: pat.priority,
                     };
                     match m.result {
-                        MatchResult::Reject { .. } => {
-                            out.push(m);
-                            rejects += 1;
+                        MatchResult::Reject { x, y } => {
+                            let before = out.stored();
+                            out.put(&m, p);
+                            if out.stored() > before {
+                                rejects.add(x, y);
+                            }
                             continue;
                         }
-                        MatchResult::Move { x, y, .. }
-                            if rejects > 0 && out.rejected_since(start, x, y) =>
-                        {
+                        MatchResult::Move { x, y, .. } if rejects.has(rom, out, start, x, y) => {
                             continue;
                         }
                         _ => {}
                     }
                     match mode {
                         Mode::All => {
-                            out.push(m);
+                            out.put(&m, p);
                         }
                         Mode::First => {
-                            out.push(m);
+                            out.put(&m, p);
                             stopped = true;
                             break 'items;
                         }
                         Mode::Best => {
-                            if best.is_none_or(|b| better(&m, &b)) {
-                                best = Some(m);
+                            if best.is_none_or(|(b, _)| better(&m, &b)) {
+                                best = Some((m, p));
                             }
                         }
                     }
@@ -512,21 +540,22 @@ pub(crate) fn run_class_with<B: BoardView + ?Sized, H: Host + ?Sized, G: Geometr
         i += 1;
     }
     let found = best.is_some() || (mode == Mode::First && stopped);
-    if let Some(b) = best {
-        out.push(b);
+    if let Some((b, p)) = best {
+        out.put(&b, p);
     }
     if let Some(v) = class.default_value()
         && (mode == Mode::All || !found)
     {
-        out.push(Match {
+        let m = Match {
             pattern: DEFAULT_PATTERN,
             orientation: 0,
             focus: (ctx.x, ctx.y),
             result: MatchResult::Value { value: v, bits: 0 },
             priority: i32::MIN,
-        });
+        };
+        out.put(&m, DEFAULT_PATTERN);
     }
-    out.len - start
+    out.stored() - start
 }
 
 fn value_of(m: &Match) -> i32 {
@@ -585,6 +614,47 @@ impl<'a> Rom<'a> {
         out: &mut MatchBuf<'_>,
     ) -> usize {
         dispatch::match_at(self, board, host, q, x, y, scratch, out)
+    }
+
+    /// [`Rom::match_at`] writing compact [`Hit`]s (focus, pattern, orientation: 8 bytes)
+    /// instead of full matches: the same matches in the same order, resolved only when read
+    /// ([`Hit::resolve`]).
+    #[allow(clippy::too_many_arguments)]
+    pub fn match_hits_at<B: BoardView + ?Sized, H: Host + ?Sized>(
+        &self,
+        board: &B,
+        host: &H,
+        q: &Query,
+        x: i32,
+        y: i32,
+        scratch: &mut impl CallScratch,
+        out: &mut HitBuf<'_>,
+    ) -> usize {
+        dispatch::match_at(self, board, host, q, x, y, scratch, out)
+    }
+
+    /// [`Rom::scan`] writing compact [`Hit`]s instead of full matches (see
+    /// [`Rom::match_hits_at`]).
+    pub fn scan_hits<B: BoardView + ?Sized, H: Host + ?Sized>(
+        &self,
+        board: &B,
+        host: &H,
+        q: &Query,
+        scratch: &mut Scratch,
+        out: &mut HitBuf<'_>,
+    ) -> usize {
+        dispatch::scan(
+            dispatch::Keys::Rom,
+            None,
+            self,
+            board,
+            host,
+            q,
+            Area::ALL,
+            scratch,
+            out,
+        )
+        .unwrap_or(0)
     }
 
     /// Match a class at every board point, row by row (each point is its own call: rejects
