@@ -171,6 +171,10 @@ struct Bucket {
     members: u32,
     len: u32,
     rows: u32,
+    /// Bit `4 * i + s`: some member allows state `s` at filtered point `i` (points 0..9 in
+    /// `near`, 9.. in `around`), so most buckets a focus cannot use are passed over unread.
+    near: u64,
+    around: u32,
 }
 
 /// What a class's matches need from the board, built once per class and shared by the
@@ -320,25 +324,38 @@ impl Index {
                     (k.2, f)
                 })
                 .collect();
-            ix.buckets[slot as usize * 9 + t as usize] = ix.add_bucket(members.into_iter());
+            ix.buckets[slot as usize * 9 + t as usize] = ix.add_bucket(members);
             i = j;
         }
         let all = ix.buckets.len() - 1;
         let members: Vec<_> = (0..n)
             .map(|r| (r as u32, filtered(&ix.cells, &ix.starts, r, 0, 0)))
             .collect();
-        ix.buckets[all] = ix.add_bucket(members.into_iter());
+        ix.buckets[all] = ix.add_bucket(members);
         Some(ix)
     }
 
-    fn add_bucket(&mut self, members: impl Iterator<Item = (u32, [u8; FILTERED])>) -> Bucket {
-        let b = Bucket {
+    fn add_bucket(&mut self, mut members: Vec<(u32, [u8; FILTERED])>) -> Bucket {
+        // Members with like neighbourhoods side by side: the filter leaves whole words empty
+        // after the first points and stops early there.
+        members.sort_by_key(|&(r, allow)| (allow, r));
+        let mut b = Bucket {
             members: self.members.len() as u32,
             len: 0,
             rows: self.rows.len() as u32,
+            near: 0,
+            around: 0,
         };
         let mut len = 0usize;
         for (r, allow) in members {
+            for (i, &allowed) in allow.iter().enumerate() {
+                let a = allowed as u64 & 0xF;
+                if i < 9 {
+                    b.near |= a << (4 * i);
+                } else {
+                    b.around |= (a as u32) << (4 * (i - 9));
+                }
+            }
             if len % 64 == 0 {
                 self.rows.extend_from_slice(&[0; ROWS]);
             }
@@ -378,6 +395,9 @@ impl Index {
             let mut acc = u64::MAX;
             for (i, &s) in st.iter().enumerate() {
                 acc &= row[4 * i + s as usize];
+                if (i == 3 || i == 8) && acc == 0 {
+                    break;
+                }
             }
             while acc != 0 {
                 let j = w * 64 + acc.trailing_zeros() as usize;
@@ -395,6 +415,23 @@ impl Index {
         cells
             .iter()
             .all(|c| c.allowed >> state(snap, x + c.dx as i32, y + c.dy as i32) & 1 != 0)
+    }
+
+    /// Adds the slots where entry `r` refuses each state to a point's break bitmaps (which
+    /// stay a superset when hits go: a stale bit only costs a look at the hits).
+    fn add_breaks(&self, breaks: &mut [u64], r: usize) {
+        let sw = self.slot_words;
+        for c in &self.cells[self.starts[r] as usize..self.starts[r + 1] as usize] {
+            if c.slot == NO_SLOT {
+                continue;
+            }
+            let (i, bit) = (c.slot as usize / 64, 1u64 << (c.slot % 64));
+            for b in 0..3 {
+                if c.allowed >> b & 1 == 0 {
+                    breaks[b * sw + i] |= bit;
+                }
+            }
+        }
     }
 
     #[inline(always)]
@@ -416,6 +453,14 @@ fn state(snap: &Snapshot, x: i32, y: i32) -> u8 {
     } else {
         3
     }
+}
+
+/// The summary bits ([`Bucket::near`] or [`Bucket::around`]) of the states `st`.
+#[inline(always)]
+fn present(st: &[u8]) -> u64 {
+    st.iter()
+        .enumerate()
+        .fold(0, |p, (i, &s)| p | 1 << (4 * i + s as usize))
 }
 
 /// Sets the states of the focus's 8 neighbours ([`NEIGHBOURS`] order) and of the focus
@@ -547,6 +592,9 @@ impl IncrementalScan {
         let hits = &mut self.hits[p * self.words..(p + 1) * self.words];
         hits.fill(0);
         self.count[p] = 0;
+        let sw = ix.slot_words;
+        let breaks = &mut self.breaks[p * 3 * sw..(p + 1) * 3 * sw];
+        breaks.fill(0);
         if !ix.focus_ok(state(snap, x, y)) {
             return (0, 0);
         }
@@ -559,6 +607,7 @@ impl IncrementalScan {
             verified += 1;
             if ix.holds_far(snap, r, x, y) {
                 hits[r / 64] |= 1 << (r % 64);
+                ix.add_breaks(breaks, r);
                 n += 1;
             }
         });
@@ -592,35 +641,6 @@ impl IncrementalScan {
         (dropped, seen)
     }
 
-    /// Recomputes the break bitmaps of point `p` from its hits.
-    fn compute_breaks(&mut self, p: usize) {
-        let ix = &*self.ix;
-        let sw = ix.slot_words;
-        let breaks = &mut self.breaks[p * 3 * sw..(p + 1) * 3 * sw];
-        breaks.fill(0);
-        if self.count[p] == 0 {
-            return;
-        }
-        for w in 0..self.words {
-            let mut bits = self.hits[p * self.words + w];
-            while bits != 0 {
-                let r = w * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                for c in &ix.cells[ix.starts[r] as usize..ix.starts[r + 1] as usize] {
-                    if c.slot == NO_SLOT {
-                        continue;
-                    }
-                    let (i, bit) = (c.slot as usize / 64, 1u64 << (c.slot % 64));
-                    for b in 0..3 {
-                        if c.allowed >> b & 1 == 0 {
-                            breaks[b * sw + i] |= bit;
-                        }
-                    }
-                }
-            }
-        }
-    }
-
     /// The snapshot of `board` from the query's perspective.
     fn read<B: BoardView + ?Sized>(&self, board: &B) -> Snapshot {
         let mut s = Snapshot::read(board);
@@ -644,8 +664,6 @@ impl IncrementalScan {
         self.vanished.clear();
         let mut u = Update::default();
         let mut rematch = PointSet::new();
-        // Foci whose hits changed (their break bitmaps are recomputed).
-        let mut touched = PointSet::new();
         let size = now.size as i32;
         if !self.valid || now.size != self.snap.size {
             self.dropped = 0;
@@ -656,7 +674,6 @@ impl IncrementalScan {
                     let (c, v) = self.compute_hits(&now, x, y);
                     (u.checked, u.verified) = (u.checked + c, u.verified + v);
                     rematch.insert(x, y);
-                    touched.insert(x, y);
                 }
             }
             u.changed = POINTS;
@@ -688,7 +705,6 @@ impl IncrementalScan {
                     let (c, v) = self.compute_hits(&now, cx, cy);
                     (u.checked, u.verified) = (u.checked + c, u.verified + v);
                     rematch.insert(cx, cy);
-                    touched.insert(cx, cy);
                 }
                 let span = self.ix.span;
                 let (x0, x1) = ((cx - span).max(0), (cx + span).min(size - 1));
@@ -697,6 +713,7 @@ impl IncrementalScan {
                 let sw = self.ix.slot_words;
                 let mut st = [0u8; FILTERED];
                 read_states(&now, cx, cy, &mut st[9..]);
+                let around = present(&st[9..]) as u32;
                 for y in (cy - span).max(0)..=(cy + span).min(size - 1) {
                     let mut row = focus_rows[y as usize] & window;
                     while row != 0 {
@@ -715,19 +732,23 @@ impl IncrementalScan {
                             u.checked += seen;
                             if lost > 0 {
                                 rematch.insert(x, y);
-                                touched.insert(x, y);
                             }
                         }
                         let bucket = self.ix.buckets[slot as usize * 9 + t];
-                        if bucket.len == 0 {
+                        if bucket.len == 0 || bucket.around & around != around {
+                            continue;
+                        }
+                        read_states(&now, x, y, &mut st[..9]);
+                        let near = present(&st[..9]);
+                        if bucket.near & near != near {
                             continue;
                         }
                         u.checked += bucket.len as usize;
                         let ix = &*self.ix;
                         let (hits, count) = (&mut self.hits, &mut self.count);
                         let words = self.words;
+                        let breaks = &mut self.breaks[p * 3 * sw..(p + 1) * 3 * sw];
                         let mut gained = false;
-                        read_states(&now, x, y, &mut st[..9]);
                         ix.filter(bucket, &st, |r| {
                             u.verified += 1;
                             if ix.holds_far(&now, r, x, y) {
@@ -736,20 +757,19 @@ impl IncrementalScan {
                                 if *w & bit == 0 {
                                     *w |= bit;
                                     count[p] += 1;
+                                    ix.add_breaks(breaks, r);
                                     gained = true;
                                 }
                             }
                         });
                         if gained {
                             rematch.insert(x, y);
-                            touched.insert(x, y);
                         }
                     }
                 }
             }
             self.rematch_by_tests(board, &now, &list[..u.changed], &mut rematch);
         }
-        touched.for_each(|x, y| self.compute_breaks(point_index(x, y)));
         self.snap = now;
         self.valid = true;
 
@@ -855,21 +875,21 @@ impl IncrementalScan {
     fn splice(&mut self, foci: &PointSet, y0: i32, y1: i32, n: usize) {
         let key = |m: &Match| (m.focus.1 as i64) << 32 | m.focus.0 as i64;
         let old = &self.matches;
-        // Matches of the rows above and below stay as they are.
+        // Matches of the rows above and below stay where they are; the rows between are
+        // merged into `spare`, then moved in.
         let a = old.partition_point(|m| m.focus.1 < y0);
         let b = old.partition_point(|m| m.focus.1 < y1);
         let fresh = &self.fresh[..n];
         self.spare.clear();
-        let cap = self.capacity;
+        let room = self.capacity - a;
         let mut lost = 0;
         let mut keep = |v: &mut Vec<Match>, m: &Match| {
-            if v.len() < cap {
+            if v.len() < room {
                 v.push(*m);
             } else {
                 lost += 1;
             }
         };
-        self.spare.extend_from_slice(&old[..a]);
         let (mut i, mut j) = (a, 0);
         while i < b || j < n {
             let k = match (old.get(i).filter(|_| i < b), fresh.get(j)) {
@@ -908,11 +928,18 @@ impl IncrementalScan {
                 }
             }
         }
-        for m in &old[b..] {
-            keep(&mut self.spare, m);
+        let (len, mid) = (old.len(), self.spare.len());
+        let tail = (len - b).min(room - mid);
+        lost += len - b - tail;
+        let end = a + mid + tail;
+        // Within the capacity: no allocation.
+        if end > len {
+            self.matches.resize(end, Match::EMPTY);
         }
+        self.matches.copy_within(b..b + tail, a + mid);
+        self.matches[a..a + mid].copy_from_slice(&self.spare);
+        self.matches.truncate(end);
         self.dropped += lost;
-        core::mem::swap(&mut self.matches, &mut self.spare);
     }
 }
 
