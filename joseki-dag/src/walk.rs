@@ -269,6 +269,13 @@ impl<'a> Walker<'a> {
         })
     }
 
+    /// The root may hold setup edges (lines opening with setup stones): the fast and small
+    /// modes know from their index; a walker without one may.
+    #[inline]
+    pub(crate) fn has_root_setups(&self) -> bool {
+        self.root_setups.as_ref().is_none_or(|r| !r.is_empty())
+    }
+
     /// Heap bytes held beside the blob (the transition table, or the jump table).
     pub fn heap_bytes(&self) -> usize {
         self.table.as_ref().map_or(0, |t| t.heap_bytes())

@@ -33,7 +33,7 @@ fn stats_of_every_data_file_and_the_union() {
     insta::assert_snapshot!("union", stats::report("union", &union));
 }
 
-/// Encoding (a) is research/joseki.md's reconstruction of Fotland's format, so on every data file
+/// Encoding (a) is the reference reconstruction of Fotland's format, so on every data file
 /// and on each family as one book it lands within `TOLERANCE` of the research's bytes/move,
 /// counted the research's way (62-byte table and entries; no header, no setup-stone entries),
 /// both on the plain tree (`F:tree`) and with transpositions merged (`F:posdag`). The tree counts
@@ -90,7 +90,8 @@ fn fotland_lands_on_the_research_per_file_figures() {
 }
 
 /// The pass ranks among Fotland's 62 table points when it is common (GNU Go's hoshi_keima
-/// records 22 tenuki): a plain pass is then one byte, as research/joseki.md counts it.
+/// records 22 tenuki): a plain pass is then one byte, as the reference figures count it
+/// (docs/joseki.md).
 #[test]
 fn a_common_pass_is_a_one_byte_fotland_entry() {
     let t = parse_text("( d4 ( tenuki c3 | c6 tenuki d6 | f3 tenuki ) | c4 tenuki )").unwrap();

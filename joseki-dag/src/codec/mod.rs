@@ -1,4 +1,4 @@
-//! Blob encodings of a [`Tree`]: Fotland's 1993 format as `research/joseki.md` reconstructs it,
+//! Blob encodings of a [`Tree`]: Fotland's 1993 format (as reconstructed, docs/joseki.md),
 //! the denser walkable default, and a range-coded storage form. The first two are depth-first
 //! (an entry, then its children, then its next sibling), byte-aligned, context-free per entry,
 //! and walked in place by [`crate::Walker`]; the packed form is decoded once ([`unpack`]).

@@ -32,7 +32,7 @@ use crate::rom::{ClassId, Rom};
 pub struct MatchId(pub u64);
 
 impl MatchId {
-    /// The identity of match `m`.
+    /// The id of a match.
     pub fn of(m: &Match) -> MatchId {
         let (x, y) = (m.focus.0 as u64 & 0xFF, m.focus.1 as u64 & 0xFF);
         MatchId(y << 48 | x << 40 | (m.pattern as u64) << 8 | m.orientation as u64)
@@ -41,11 +41,11 @@ impl MatchId {
     pub fn focus(self) -> (i32, i32) {
         ((self.0 >> 40 & 0xFF) as i32, (self.0 >> 48 & 0xFF) as i32)
     }
-    /// The match's pattern id.
+    /// The match's pattern id ([`Match::pattern`]).
     pub fn pattern(self) -> u32 {
         (self.0 >> 8) as u32
     }
-    /// The match's reported orientation.
+    /// The orientation (0..8) the pattern matched in.
     pub fn orientation(self) -> u8 {
         self.0 as u8
     }
@@ -356,7 +356,7 @@ impl Index {
                     b.around |= (a as u32) << (4 * (i - 9));
                 }
             }
-            if len % 64 == 0 {
+            if len.is_multiple_of(64) {
                 self.rows.extend_from_slice(&[0; ROWS]);
             }
             let row = &mut self.rows[b.rows as usize + len / 64 * ROWS..][..ROWS];
@@ -551,11 +551,11 @@ impl IncrementalScan {
         }
     }
 
-    /// The class, perspective and orientations this set follows.
+    /// The query the set tracks.
     pub fn query(&self) -> &Query {
         &self.query
     }
-    /// How far from their focus the class's matches look.
+    /// How far the class looks from a focus (what an update re-checks around a change).
     pub fn reach(&self) -> Reach {
         self.reach
     }
