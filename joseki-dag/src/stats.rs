@@ -117,16 +117,18 @@ type Reached = (Option<usize>, Rel, usize);
 
 pub fn encoding_stats(tree: &Tree, blob: &[u8]) -> EncodingStats {
     let l = parse_header(blob).expect("a blob we just encoded");
+    // Positions per byte: Compact version 4 counts bits.
+    let unit = if l.in_bits() { 8 } else { 1 };
     let (mut entries, mut one, mut setup_bytes) = (0, 0, 0);
-    let mut pos = l.root;
-    while pos < blob.len() {
+    for pos in crate::codec::entry_starts(&l).expect("a blob we just encoded") {
         let e = read_entry(&l, pos).expect("a blob we just encoded");
         entries += 1;
-        one += (e.end - e.start == 1) as usize;
+        one += (crate::codec::compact::first_symbol_end(&l, e.start) == Some(e.end)
+            && l.enc == Encoding::Compact
+            || e.end - e.start == 1) as usize;
         if e.setup.is_some() {
             setup_bytes += e.end - e.start;
         }
-        pos = e.end;
     }
     // The small mode: scans that hop over subtrees (what a walker without its transition
     // table parses).
@@ -162,10 +164,10 @@ pub fn encoding_stats(tree: &Tree, blob: &[u8]) -> EncodingStats {
         bytes_per_move: blob.len() as f64 / tree.tree_moves().max(1) as f64,
         entries,
         one_byte_entries: one,
-        setup_bytes,
-        header_bytes: l.root,
-        parsed_per_lookup: parsed as f64 / lookups.max(1) as f64,
-        parsed_per_step: parsed as f64 / steps.max(1) as f64,
+        setup_bytes: setup_bytes / unit,
+        header_bytes: l.root / unit,
+        parsed_per_lookup: parsed as f64 / (unit * lookups.max(1)) as f64,
+        parsed_per_step: parsed as f64 / (unit * steps.max(1)) as f64,
     }
 }
 
@@ -304,8 +306,9 @@ pub fn entry_classes(blob: &[u8]) -> Result<EntryClasses, crate::DecodeError> {
         Encoding::Fotland => &FOTLAND_CLASSES,
         _ => &COMPACT_CLASSES,
     };
+    let unit = if l.in_bits() { 8 } else { 1 };
     let mut out = EntryClasses {
-        header_bytes: l.root,
+        header_bytes: l.root / unit,
         classes: names
             .iter()
             .map(|&name| EntryClass {
@@ -320,8 +323,7 @@ pub fn entry_classes(blob: &[u8]) -> Result<EntryClasses, crate::DecodeError> {
         skip_bytes: 0,
         prefix_bytes: 0,
     };
-    let mut pos = l.root;
-    while pos < blob.len() {
+    for pos in crate::codec::entry_starts(&l)? {
         let e = read_entry(&l, pos)?;
         let len = e.end - e.start;
         let far = matches!(e.point, Point::At { x, y } if x > 16 || y > 16);
@@ -376,7 +378,16 @@ pub fn entry_classes(blob: &[u8]) -> Result<EntryClasses, crate::DecodeError> {
         c.entries += 1;
         c.moves += moves;
         c.bytes += len;
-        pos = e.end;
+    }
+    if unit > 1 {
+        // Bits to bytes, rounded.
+        let bytes = |b: &mut usize| *b = (*b + unit / 2) / unit;
+        for c in &mut out.classes {
+            bytes(&mut c.bytes);
+        }
+        bytes(&mut out.pointer_bytes);
+        bytes(&mut out.skip_bytes);
+        bytes(&mut out.prefix_bytes);
     }
     Ok(out)
 }

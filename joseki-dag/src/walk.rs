@@ -260,6 +260,12 @@ impl<'a> Walker<'a> {
         }
         crate::codec::decode(bytes)?;
         let l = parse_header(bytes)?;
+        if l.limit() >= fast::VBIT as usize {
+            return Err(DecodeError {
+                offset: 0,
+                reason: "blob of 2 GiB or more: too large to walk",
+            });
+        }
         Ok(Walker {
             l,
             meta: fast::meta(&l),
@@ -293,7 +299,7 @@ impl<'a> Walker<'a> {
     }
 
     fn root(&self) -> Option<usize> {
-        (self.l.root < self.l.bytes.len()).then_some(self.l.root)
+        (self.l.root < self.l.limit()).then_some(self.l.root)
     }
 
     #[inline]
@@ -308,7 +314,7 @@ impl<'a> Walker<'a> {
     ) -> Result<Option<RawEntry>, DecodeError> {
         let mut pos = list;
         let target = crate::codec::small_point(point);
-        let compact = self.l.enc == crate::codec::Encoding::Compact;
+        let compact = self.l.enc == crate::codec::Encoding::Compact && !self.l.in_bits();
         loop {
             // Fast path (Compact): a one-byte entry of classes 0-3, compared on its code.
             if compact && let Some(&c0) = self.l.bytes.get(pos) {

@@ -116,11 +116,18 @@ fn entry_classes_cover_the_blob_and_foreign_code_spaces_round_trip() {
         for enc in Encoding::WALKABLE {
             let blob = encode(&t, enc);
             let c = stats::entry_classes(&blob).unwrap();
-            assert_eq!(
-                c.header_bytes + c.entry_bytes(),
-                blob.len(),
-                "{name} {enc:?}"
-            );
+            if blob[2] == 4 {
+                // Compact version 4 counts bits: each class is rounded to bytes, and the last
+                // byte's padding belongs to no entry.
+                let (sum, n) = (c.header_bytes + c.entry_bytes(), c.classes.len());
+                assert!(sum.abs_diff(blob.len()) <= n, "{name} {enc:?}: {sum}");
+            } else {
+                assert_eq!(
+                    c.header_bytes + c.entry_bytes(),
+                    blob.len(),
+                    "{name} {enc:?}"
+                );
+            }
             let moves: usize = c.classes.iter().map(|k| k.moves).sum();
             assert_eq!(moves, t.move_edges(), "{name} {enc:?}: moves");
             assert!(c.pointer_bytes + c.skip_bytes + c.prefix_bytes <= c.entry_bytes());

@@ -42,6 +42,7 @@ pub(crate) fn header(bytes: &[u8], pos: usize, tree_moves: u64) -> Result<Layout
     }
     let table = &bytes[pos..end];
     Ok(Layout {
+        huff: None,
         bytes,
         enc: Encoding::Fotland,
         table,
