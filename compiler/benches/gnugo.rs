@@ -15,7 +15,7 @@ use lens_compiler::import::gnugo::{
     AnchorColour, Options as ImportOptions, class_name, import_str, stem_ident, wide_class_name,
 };
 use lens_vm::board::{Board, Colour};
-use lens_vm::matching::ScanPlan;
+use lens_vm::matching::{Hit, HitBuf, ScanPlan};
 use lens_vm::{ClassId, Match, MatchBuf, NoHost, Orientations, Query, Rom, Scratch};
 
 use lens_test_support::thread_cpu;
@@ -25,6 +25,8 @@ use thread_cpu::thread_cpu;
 enum Path {
     BoardParallel,
     Plan,
+    /// `ScanPlan::scan_hits`: compact hits, not resolved.
+    PlanHits,
     Points,
     Reference,
 }
@@ -116,6 +118,7 @@ fn bench(c: &mut Criterion) {
         .map(|&c| ScanPlan::new(&rom, c).unwrap())
         .collect();
     let mut slots = vec![Match::EMPTY; 8192];
+    let mut hit_slots = vec![Hit::EMPTY; 8192];
     let mut scratch = Scratch::new();
 
     let mut scan_all = |path: Path| -> usize {
@@ -132,6 +135,10 @@ fn bench(c: &mut Criterion) {
                     n += match path {
                         Path::BoardParallel => rom.scan(board, &NoHost, &q, &mut scratch, &mut out),
                         Path::Plan => plan.scan(&rom, board, &NoHost, &q, &mut scratch, &mut out),
+                        Path::PlanHits => {
+                            let mut hits = HitBuf::new(&mut hit_slots);
+                            plan.scan_hits(&rom, board, &NoHost, &q, &mut scratch, &mut hits)
+                        }
                         Path::Points => rom.scan_points(board, &NoHost, &q, &mut scratch, &mut out),
                         Path::Reference => lens_vm::reference::scan(
                             &rom,
@@ -150,6 +157,7 @@ fn bench(c: &mut Criterion) {
     let per_board = scan_all(Path::BoardParallel);
     assert_eq!(per_board, scan_all(Path::Points));
     assert_eq!(per_board, scan_all(Path::Plan));
+    assert_eq!(per_board, scan_all(Path::PlanHits));
     assert_eq!(per_board, scan_all(Path::Reference));
     eprintln!(
         "gnugo scan: {} matches over 32 boards x 2 colours x {} classes ({:.0} per board)",
@@ -170,6 +178,7 @@ fn bench(c: &mut Criterion) {
     }
     let paths = [
         ("board_parallel_plan", Path::Plan),
+        ("board_parallel_plan_hits", Path::PlanHits),
         ("board_parallel", Path::BoardParallel),
         ("kernel_points", Path::Points),
         ("reference", Path::Reference),

@@ -8,9 +8,8 @@
 //! `!` nothing, `_` unconstrained, `*` the focus.
 
 use lens_vm::geometry::Orientation;
-use lens_vm::rom::bytecode::{Op, RawArg, args, decode};
-use lens_vm::rom::layout::{POINT_BITS, RING, edge_bit};
 use lens_vm::rom::{ClassInfo, Item, Kernel, LensNode, Mode, OrientPolicy, RawResult, Rom};
+use lens_vm::spec::{Colour, ExternArg, TestExpr};
 use std::fmt::Write;
 
 /// Symbol of an allowed-state set (bit 0 friend, 1 foe, 2 empty, 3 off).
@@ -47,47 +46,6 @@ fn covers(c: u8) -> String {
         .map(|b| b.to_string())
         .collect();
     v.join(",")
-}
-
-/// Allowed states per window point decoded from packed masks.
-fn decode_masks(m: &[u64; 3]) -> Vec<((i32, i32), u8)> {
-    let mut out = Vec::new();
-    for (k, &(dx, dy)) in RING.iter().enumerate() {
-        let (dx, dy) = (dx as i32, dy as i32);
-        let mut allowed = 15u8;
-        for (s, &(w, b)) in POINT_BITS[k].iter().enumerate() {
-            if m[w as usize] & (1 << b) != 0 {
-                allowed &= !(1 << s);
-            }
-        }
-        // Off is forbidden when every thermometer bit that could put the point off is set.
-        let mut needed = Vec::new();
-        if dy < 0 {
-            needed.push(edge_bit(0, (-dy) as u32));
-        }
-        if dx > 0 {
-            needed.push(edge_bit(1, dx as u32));
-        }
-        if dy > 0 {
-            needed.push(edge_bit(2, dy as u32));
-        }
-        if dx < 0 {
-            needed.push(edge_bit(3, (-dx) as u32));
-        }
-        if !needed.is_empty() && needed.iter().all(|&b| m[0] & (1 << b) != 0) {
-            allowed &= !8;
-        }
-        if k == 0 {
-            allowed &= 7; // the focus is always on the board
-            if allowed == 7 {
-                allowed = 15;
-            }
-        }
-        if allowed != 15 {
-            out.push(((dx, dy), allowed));
-        }
-    }
-    out
 }
 
 /// A small diagram of constrained points (bounding box including the focus).
@@ -128,82 +86,86 @@ fn pt(dx: i8, dy: i8) -> String {
     }
 }
 
-/// Infix text of one test block.
+/// Infix text of one test block (read back from its bytecode).
 pub fn test_text(rom: &Rom<'_>, code: &[u8]) -> String {
-    let mut st: Vec<(String, u8)> = Vec::new(); // (text, precedence)
-    let mut pc = 0;
-    let col = |c: u8| if c == 0 { "friend" } else { "foe" };
-    while pc < code.len() {
-        let Ok((op, next)) = decode(code, pc) else {
-            return "<bad bytecode>".into();
-        };
-        pc = next;
-        let atom = |s: String| (s, 9u8);
-        let e = match op {
-            Op::Int(v) => atom(v.to_string()),
-            Op::Libs(x, y) => atom(format!("libs({})", pt(x, y))),
-            Op::Line(x, y) => atom(format!("line({})", pt(x, y))),
-            Op::Atari(x, y) => atom(format!("atari({})", pt(x, y))),
-            Op::NbrAtari(x, y, c) => atom(format!("nbr_atari({}, {})", pt(x, y), col(c))),
-            Op::Dist(x, y, c) => atom(format!("dist({}, {})", pt(x, y), col(c))),
-            Op::Count {
-                dx,
-                dy,
-                states,
-                radius,
-            } => atom(format!(
-                "count({}, {}, {radius})",
-                pt(dx, dy),
-                state_names(states)
-            )),
-            Op::Any(x, y, r) => atom(format!("any({}, {r})", pt(x, y))),
-            Op::Adj(x, y) => atom(format!("adj({})", pt(x, y))),
-            Op::Empty8(x, y) => atom(format!("empty8({})", pt(x, y))),
-            Op::Empty25(x, y) => atom(format!("empty25({})", pt(x, y))),
-            Op::Mark(x, y) => atom(format!("mark({})", pt(x, y))),
-            Op::Global(i) => atom(format!(
-                "global({})",
-                name_or(rom.global_name(i as usize), i)
-            )),
-            Op::Extern {
-                index, args: raw, ..
-            } => {
-                let a: Vec<String> = args(raw)
-                    .map(|a| match a {
-                        RawArg::Point(x, y) => pt(x, y),
-                        RawArg::Int(v) => v.to_string(),
-                        RawArg::Colour(c) => col(c).into(),
-                    })
-                    .collect();
-                let name = name_or(rom.extern_info(index as usize).0, index);
-                atom(format!("{name}({})", a.join(", ")))
-            }
-            Op::Not | Op::Neg => {
-                let (a, p) = st.pop().unwrap_or_default();
-                let a = if p < 9 { format!("({a})") } else { a };
-                (
-                    format!("{}{a}", if matches!(op, Op::Not) { "!" } else { "-" }),
-                    9,
-                )
-            }
-            Op::Bin(b) => {
-                let (r, pr) = st.pop().unwrap_or_default();
-                let (l, pl) = st.pop().unwrap_or_default();
-                let prec = match b.symbol() {
-                    "||" => 1,
-                    "&&" => 2,
-                    "==" | "!=" => 3,
-                    "<" | "<=" | ">" | ">=" => 4,
-                    _ => 5,
-                };
-                let l = if pl < prec { format!("({l})") } else { l };
-                let r = if pr <= prec { format!("({r})") } else { r };
-                (format!("{l} {} {r}", b.symbol()), prec)
-            }
-        };
-        st.push(e);
+    match lens_vm::rom::decode_test(code) {
+        Ok(e) => expr_text(rom, &e).0,
+        Err(_) => "<bad bytecode>".into(),
     }
-    st.pop().map(|e| e.0).unwrap_or_default()
+}
+
+/// An expression's text and its precedence (9 for atoms and unary operators): an operand
+/// is bracketed when it binds looser than its operator (on the right, also when equally).
+fn expr_text(rom: &Rom<'_>, e: &TestExpr) -> (String, u8) {
+    let col = |c: &Colour| match c {
+        Colour::Friend => "friend",
+        Colour::Foe => "foe",
+    };
+    let atom = |s: String| (s, 9u8);
+    match e {
+        TestExpr::Int(v) => atom(v.to_string()),
+        TestExpr::Libs(o) => atom(format!("libs({})", pt(o.dx as i8, o.dy as i8))),
+        TestExpr::Line(o) => atom(format!("line({})", pt(o.dx as i8, o.dy as i8))),
+        TestExpr::Atari(o) => atom(format!("atari({})", pt(o.dx as i8, o.dy as i8))),
+        TestExpr::NbrAtari(o, c) => atom(format!(
+            "nbr_atari({}, {})",
+            pt(o.dx as i8, o.dy as i8),
+            col(c)
+        )),
+        TestExpr::Dist(o, c) => atom(format!("dist({}, {})", pt(o.dx as i8, o.dy as i8), col(c))),
+        TestExpr::Count { at, states, radius } => atom(format!(
+            "count({}, {}, {radius})",
+            pt(at.dx as i8, at.dy as i8),
+            state_names(*states)
+        )),
+        TestExpr::Any { at, stones } => {
+            atom(format!("any({}, {stones})", pt(at.dx as i8, at.dy as i8)))
+        }
+        TestExpr::Adj(o) => atom(format!("adj({})", pt(o.dx as i8, o.dy as i8))),
+        TestExpr::Empty8(o) => atom(format!("empty8({})", pt(o.dx as i8, o.dy as i8))),
+        TestExpr::Empty25(o) => atom(format!("empty25({})", pt(o.dx as i8, o.dy as i8))),
+        TestExpr::Mark(o) => atom(format!("mark({})", pt(o.dx as i8, o.dy as i8))),
+        TestExpr::Global(i) => atom(format!(
+            "global({})",
+            name_or(rom.global_name(*i as usize), *i)
+        )),
+        TestExpr::Extern { index, args } => {
+            let a: Vec<String> = args
+                .iter()
+                .map(|a| match a {
+                    ExternArg::Point(o) => pt(o.dx as i8, o.dy as i8),
+                    ExternArg::Int(v) => v.to_string(),
+                    ExternArg::Colour(c) => col(c).into(),
+                })
+                .collect();
+            let name = name_or(rom.extern_info(*index as usize).0, *index);
+            atom(format!("{name}({})", a.join(", ")))
+        }
+        TestExpr::Not(a) | TestExpr::Neg(a) => {
+            let (a, p) = expr_text(rom, a);
+            let a = if p < 9 { format!("({a})") } else { a };
+            let sign = if matches!(e, TestExpr::Not(_)) {
+                "!"
+            } else {
+                "-"
+            };
+            (format!("{sign}{a}"), 9)
+        }
+        TestExpr::Bin(b, l, r) => {
+            let prec = match b.symbol() {
+                "||" => 1,
+                "&&" => 2,
+                "==" | "!=" => 3,
+                "<" | "<=" | ">" | ">=" => 4,
+                _ => 5,
+            };
+            let (l, pl) = expr_text(rom, l);
+            let (r, pr) = expr_text(rom, r);
+            let l = if pl < prec { format!("({l})") } else { l };
+            let r = if pr <= prec { format!("({r})") } else { r };
+            (format!("{l} {} {r}", b.symbol()), prec)
+        }
+    }
 }
 
 fn name_or(name: &str, i: u16) -> String {
@@ -303,7 +265,7 @@ fn pattern_block(
                 dir_name(t.up()),
                 covers(cov)
             );
-            let points = match class.kernel() {
+            let points: Vec<_> = match class.kernel() {
                 Kernel::Packed => {
                     let m = rom.entry_masks(class, e);
                     let words: Vec<String> = m[..class.words()]
@@ -311,7 +273,7 @@ fn pattern_block(
                         .map(|w| format!("{w:016x}"))
                         .collect();
                     let _ = writeln!(out, " masks {}", words.join(" "));
-                    decode_masks(&m)
+                    lens_vm::rom::mask_cells(&m).collect()
                 }
                 Kernel::General => {
                     out.push('\n');
@@ -463,7 +425,7 @@ pub fn disasm(rom: &Rom<'_>) -> String {
             out,
             "\njoseki {name} {} bytes fnv {:08x}",
             bytes.len(),
-            lens_vm::rom::wire::fnv1a32(bytes)
+            lens_vm::rom::fnv1a32(bytes)
         );
     }
     out

@@ -16,6 +16,7 @@
 //! and CPU time (minimum and median over batches, and their ratios to the baseline's).
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use lens_joseki::codec::encode_compact_with_skip;
 use lens_joseki::stats::first_paths;
 use lens_joseki::{
     BoardMove, BookState, Colour, Continuation, Encoding, Frame, Point, Rel, Tree, Walker, encode,
@@ -108,14 +109,21 @@ fn bench(c: &mut Criterion) {
         .sample_size(30)
         .measurement_time(std::time::Duration::from_secs(2));
     let mut cpu: Vec<(String, (f64, f64))> = Vec::new();
-    for enc in [Encoding::Compact, Encoding::Fotland] {
-        let blob = encode(&tree, enc);
+    // The default Compact blob (version 4 on a book this size), version 3 (bytes, the default
+    // before version 4) and Fotland's, side by side.
+    let blobs = [
+        ("compact", encode(&tree, Encoding::Compact)),
+        ("compact-v3", encode_compact_with_skip(&tree, usize::MAX)),
+        ("fotland", encode(&tree, Encoding::Fotland)),
+    ];
+    for (label, blob) in &blobs {
+        let (label, blob) = (*label, blob.as_slice());
         let w = Walker::new(&blob).expect("valid blob");
         let small = Walker::small(&blob).expect("valid blob");
         let scan = Walker::in_place(&blob).expect("valid blob");
         eprintln!(
             "{}: heap beside the {}-byte blob: fast {} bytes ({:.2}x), small {} bytes ({:.2}x)",
-            enc.name(),
+            label,
             blob.len(),
             w.heap_bytes(),
             w.heap_bytes() as f64 / blob.len() as f64,
@@ -125,12 +133,12 @@ fn bench(c: &mut Criterion) {
         let mut out = [Continuation::EMPTY; 32];
         eprintln!(
             "{}: {} bytes, {} moves, line {:?}",
-            enc.name(),
+            label,
             blob.len(),
             tree.tree_moves(),
             line.iter().map(|m| m.1).collect::<Vec<_>>()
         );
-        eprintln!("{}: {w:?}", enc.name());
+        eprintln!("{}: {w:?}", label);
         // The engine lookup finds the line in every variant, with and without the table, to
         // the same answer; bytes parsed and probes per call.
         let (mut parsed, mut probes, mut scanned, mut hopped) = (0, 0, 0, 0);
@@ -138,7 +146,7 @@ fn bench(c: &mut Criterion) {
         for (f, first, m) in &variants {
             let r = w.lookup(19, m, None, first.opponent(), &mut out);
             let corner = r.corners[f.corner as usize];
-            assert_eq!(corner.state, BookState::InBook, "{} {f:?}", enc.name());
+            assert_eq!(corner.state, BookState::InBook, "{} {f:?}", label);
             assert_eq!(corner.followed, 20);
             let r2 = scan.lookup(19, m, None, first.opponent(), &mut out2);
             assert_eq!(r.corners, r2.corners);
@@ -162,7 +170,7 @@ fn bench(c: &mut Criterion) {
         let per = |v: usize| v as f64 / calls as f64;
         eprintln!(
             "{}: per engine lookup (8 orientations): table {:.1} probes + {:.1} bytes parsed (the listing); small {:.1} bytes parsed; in place {:.1} bytes parsed; old path {:.1} bytes per known frame, {} per 16 frames",
-            enc.name(),
+            label,
             per(probes),
             per(parsed),
             per(hopped),
@@ -213,58 +221,58 @@ fn bench(c: &mut Criterion) {
             }
             eprintln!(
                 "{}: per move on a cursor (play + lookup): {:.2} probes, of which play {:.2}",
-                enc.name(),
+                label,
                 probes as f64 / moves_per_call as f64,
                 play_probes as f64 / moves_per_call as f64
             );
         }
         // CPU time per call (the machine is shared): 200 batches of 100 iterations.
         let t = cpu_per_call(200, 20, moves_per_call, || per_move_all(&w, &mut out));
-        cpu.push((format!("{} cursor fast, per move", enc.name()), t));
+        cpu.push((format!("{} cursor fast, per move", label), t));
         let t = cpu_per_call(100, 5, moves_per_call, || per_move_all(&small, &mut out));
-        cpu.push((format!("{} cursor small, per move", enc.name()), t));
+        cpu.push((format!("{} cursor small, per move", label), t));
         let t = cpu_per_call(200, 100, calls, || lookup_all(&w, &mut out));
-        cpu.push((format!("{} lookup fast, per call", enc.name()), t));
+        cpu.push((format!("{} lookup fast, per call", label), t));
         let t = cpu_per_call(200, 20, calls, || lookup_all(&small, &mut out));
-        cpu.push((format!("{} lookup small, per call", enc.name()), t));
+        cpu.push((format!("{} lookup small, per call", label), t));
         // In place is slow (no skip fields: a dying frame scans whole subtrees): timed on
         // small books only.
         if blob.len() < 16 * 1024 {
             let t = cpu_per_call(20, 2, calls, || lookup_all(&scan, &mut out));
-            cpu.push((format!("{} lookup in place, per call", enc.name()), t));
+            cpu.push((format!("{} lookup in place, per call", label), t));
         }
         // Building the walkers, against validating the blob (what `in_place` does).
         let t = cpu_per_call(10, 2, 1, || Walker::in_place(&blob).unwrap().heap_bytes());
-        cpu.push((format!("{} validate (in_place)", enc.name()), t));
+        cpu.push((format!("{} validate (in_place)", label), t));
         let t = cpu_per_call(10, 2, 1, || Walker::small(&blob).unwrap().heap_bytes());
-        cpu.push((format!("{} Walker::small", enc.name()), t));
+        cpu.push((format!("{} Walker::small", label), t));
         let t = cpu_per_call(10, 2, 1, || Walker::new(&blob).unwrap().heap_bytes());
-        cpu.push((format!("{} Walker::new", enc.name()), t));
+        cpu.push((format!("{} Walker::new", label), t));
         let t = cpu_per_call(200, 100, 1, || follow_all(&mut out));
-        cpu.push((format!("{} follow, 16 known frames", enc.name()), t));
-        group.bench_function(format!("{}/lookup_x16", enc.name()), |b| {
+        cpu.push((format!("{} follow, 16 known frames", label), t));
+        group.bench_function(format!("{}/lookup_x16", label), |b| {
             b.iter(|| black_box(lookup_all(&w, &mut out)))
         });
-        group.bench_function(format!("{}/lookup_small_x16", enc.name()), |b| {
+        group.bench_function(format!("{}/lookup_small_x16", label), |b| {
             b.iter(|| black_box(lookup_all(&small, &mut out)))
         });
-        group.bench_function(format!("{}/walker_new", enc.name()), |b| {
+        group.bench_function(format!("{}/walker_new", label), |b| {
             b.iter(|| black_box(Walker::new(black_box(&blob)).unwrap().heap_bytes()))
         });
-        group.bench_function(format!("{}/walker_small", enc.name()), |b| {
+        group.bench_function(format!("{}/walker_small", label), |b| {
             b.iter(|| black_box(Walker::small(black_box(&blob)).unwrap().heap_bytes()))
         });
-        group.bench_function(format!("{}/follow_16_frames", enc.name()), |b| {
+        group.bench_function(format!("{}/follow_16_frames", label), |b| {
             b.iter(|| black_box(follow_all(&mut out)))
         });
     }
     group.finish();
     if let Some((_, base)) = cpu
         .iter()
-        .find(|(n, _)| n == "compact follow, 16 known frames")
+        .find(|(n, _)| n == "compact-v3 follow, 16 known frames")
     {
         eprintln!(
-            "CPU time, ns (minimum and median over batches; ratios of minima and of medians to the old compact 16-frame figure):"
+            "CPU time, ns (minimum and median over batches; ratios of minima and of medians to the old path's 16 frames on Compact version 3):"
         );
         for (name, (min, median)) in &cpu {
             eprintln!(

@@ -1,5 +1,5 @@
 //! Dev tool: bytes/move of every encoding on the data files and their union, Fotland's figures
-//! against research/joseki.md's per-file table, entry classes, and what informs the 1.08 goal.
+//! against the reference figures' per-file table, entry classes, and what informs the 1.08 goal.
 //! `cargo run --release -p lens-joseki --example measure [DATA_DIR]`
 use lens_joseki::codec::encode_compact_with_space_of;
 use lens_joseki::stats::{self, EntryClasses, RESEARCH_FILES};
@@ -50,7 +50,7 @@ fn main() {
     trees.push(("union".into(), import(&all, true)));
 
     println!(
-        "== bytes/move per encoding (cmp: Fotland as research/joseki.md counts it; lk: mean bytes parsed per lookup)"
+        "== bytes/move per encoding (cmp: Fotland as the reference figures count it; lk: mean bytes parsed per lookup)"
     );
     for (n, t) in &trees {
         let m = t.tree_moves() as f64;
@@ -86,7 +86,7 @@ fn main() {
         );
     }
 
-    println!("\n== Fotland (a) against research/joseki.md's per-file table (ours / research)");
+    println!("\n== Fotland (a) against the reference figures' per-file table (ours / reference)");
     println!(
         "{:<20} {:>11} {:>9} {:>9} {:>7} {:>9}  {:>22}  {:>22}",
         "file",
@@ -132,7 +132,7 @@ fn main() {
 
     // The research's two family rows (its "Data sets" and "Faithful-format details" tables).
     println!(
-        "\n== Fotland (a), families as one book, against research/joseki.md (ours / research)"
+        "\n== Fotland (a), families as one book, against the reference figures (ours / reference)"
     );
     for (r, r_one, r_esc) in [
         (&stats::RESEARCH_FAMILIES[0], 68.5, 2.6),
@@ -216,7 +216,7 @@ fn main() {
         let b = encode(t, Encoding::Compact);
         let c = stats::entry_classes(&b).unwrap();
         let m = t.tree_moves() as f64;
-        // Without skip fields: the layout research/joseki.md's J248pairs figure measures.
+        // Without skip fields: the layout the reference figures' J248pairs figure measures.
         let ns = lens_joseki::codec::encode_compact_with_skip(t, usize::MAX);
         let nc = stats::entry_classes(&ns).unwrap();
         println!(

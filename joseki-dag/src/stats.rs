@@ -31,7 +31,7 @@ pub struct EncodingStats {
     pub bytes_per_move: f64,
     pub entries: usize,
     pub one_byte_entries: usize,
-    /// Bytes of setup-stone entries (research/joseki.md stores no setup stones).
+    /// Bytes of setup-stone entries (the reference reconstruction stores no setup stones).
     pub setup_bytes: usize,
     /// Bytes before the root list (magic, version, encoding, move count, code table).
     pub header_bytes: usize,
@@ -117,16 +117,18 @@ type Reached = (Option<usize>, Rel, usize);
 
 pub fn encoding_stats(tree: &Tree, blob: &[u8]) -> EncodingStats {
     let l = parse_header(blob).expect("a blob we just encoded");
+    // Positions per byte: Compact version 4 counts bits.
+    let unit = if l.in_bits() { 8 } else { 1 };
     let (mut entries, mut one, mut setup_bytes) = (0, 0, 0);
-    let mut pos = l.root;
-    while pos < blob.len() {
+    for pos in crate::codec::entry_starts(&l).expect("a blob we just encoded") {
         let e = read_entry(&l, pos).expect("a blob we just encoded");
         entries += 1;
-        one += (e.end - e.start == 1) as usize;
+        one += (crate::codec::compact::first_symbol_end(&l, e.start) == Some(e.end)
+            && l.enc == Encoding::Compact
+            || e.end - e.start == 1) as usize;
         if e.setup.is_some() {
             setup_bytes += e.end - e.start;
         }
-        pos = e.end;
     }
     // The small mode: scans that hop over subtrees (what a walker without its transition
     // table parses).
@@ -162,10 +164,10 @@ pub fn encoding_stats(tree: &Tree, blob: &[u8]) -> EncodingStats {
         bytes_per_move: blob.len() as f64 / tree.tree_moves().max(1) as f64,
         entries,
         one_byte_entries: one,
-        setup_bytes,
-        header_bytes: l.root,
-        parsed_per_lookup: parsed as f64 / lookups.max(1) as f64,
-        parsed_per_step: parsed as f64 / steps.max(1) as f64,
+        setup_bytes: setup_bytes / unit,
+        header_bytes: l.root / unit,
+        parsed_per_lookup: parsed as f64 / (unit * lookups.max(1)) as f64,
+        parsed_per_step: parsed as f64 / (unit * steps.max(1)) as f64,
     }
 }
 
@@ -223,7 +225,7 @@ pub fn report(name: &str, tree: &Tree) -> String {
     s
 }
 
-/// One class of entries in a walkable blob: research/joseki.md's "Where the bytes go".
+/// One class of entries in a walkable blob: the reference reconstruction's "Where the bytes go".
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EntryClass {
     pub name: &'static str,
@@ -268,7 +270,7 @@ impl EntryClasses {
 /// Fotland's classes: a 1-byte table hit (a point, or the pass when it ranks among the 62), a
 /// 2-byte escape, or an extended entry by its first reason in this order: setup stones, far
 /// (x or y > 16), pass not in the table, type, colour exception, symmetric, colour-reverse,
-/// pointer only (research/joseki.md counts one reason per entry, from the same list).
+/// pointer only (the reference reconstruction counts one reason per entry, from the same list).
 pub const FOTLAND_CLASSES: [&str; 11] = [
     "table hit",
     "table hit: pass",
@@ -304,8 +306,9 @@ pub fn entry_classes(blob: &[u8]) -> Result<EntryClasses, crate::DecodeError> {
         Encoding::Fotland => &FOTLAND_CLASSES,
         _ => &COMPACT_CLASSES,
     };
+    let unit = if l.in_bits() { 8 } else { 1 };
     let mut out = EntryClasses {
-        header_bytes: l.root,
+        header_bytes: l.root / unit,
         classes: names
             .iter()
             .map(|&name| EntryClass {
@@ -320,8 +323,7 @@ pub fn entry_classes(blob: &[u8]) -> Result<EntryClasses, crate::DecodeError> {
         skip_bytes: 0,
         prefix_bytes: 0,
     };
-    let mut pos = l.root;
-    while pos < blob.len() {
+    for pos in crate::codec::entry_starts(&l)? {
         let e = read_entry(&l, pos)?;
         let len = e.end - e.start;
         let far = matches!(e.point, Point::At { x, y } if x > 16 || y > 16);
@@ -376,14 +378,24 @@ pub fn entry_classes(blob: &[u8]) -> Result<EntryClasses, crate::DecodeError> {
         c.entries += 1;
         c.moves += moves;
         c.bytes += len;
-        pos = e.end;
+    }
+    if unit > 1 {
+        // Bits to bytes, rounded.
+        let bytes = |b: &mut usize| *b = (*b + unit / 2) / unit;
+        for c in &mut out.classes {
+            bytes(&mut c.bytes);
+        }
+        bytes(&mut out.pointer_bytes);
+        bytes(&mut out.skip_bytes);
+        bytes(&mut out.prefix_bytes);
     }
     Ok(out)
 }
 
-/// Fotland's bytes as research/joseki.md counts them: the 62-byte table and the entries, without
-/// our header (magic, version, encoding, move count) and without setup-stone entries (the
-/// research stores no setup stones; the lines below them are kept, as here).
+/// Fotland's bytes as the reference figures count them (docs/joseki.md): the 62-byte table and
+/// the entries, without our header (magic, version, encoding, move count) and without
+/// setup-stone entries (the reconstruction stores no setup stones; the lines below them are
+/// kept, as here).
 /// (For a Fotland blob's classes.)
 pub fn research_comparable_bytes(classes: &EntryClasses) -> usize {
     62 + classes.entry_bytes() - classes.bytes_of(&["ext: setup"])
@@ -420,9 +432,9 @@ pub fn shape(tree: &Tree) -> (usize, usize) {
     (leaves, depth[0])
 }
 
-/// One row of research/joseki.md's per-file table ("Per file, faithful Fotland format"): its
-/// Python reconstruction's counts on the plain tree and its bytes/move on the tree and on the
-/// position DAG (transpositions merged), 62-byte table included. Reference figures to compare
+/// One row of the reference reconstruction's per-file table ("Per file, faithful Fotland
+/// format"): its Python reconstruction's counts on the plain tree and its bytes/move on the
+/// tree and on the position DAG (transpositions merged), 62-byte table included. Reference figures to compare
 /// with, not results of this crate.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ResearchFile {
@@ -460,7 +472,7 @@ const fn rf(
     }
 }
 
-/// research/joseki.md's per-file rows for the files in `../shared/data` (Kogo and Pachi's
+/// The reference reconstruction's per-file rows for the files in `../shared/data` (Kogo and Pachi's
 /// josekifix / fusekifix are not there).
 pub const RESEARCH_FILES: [ResearchFile; 11] = [
     rf("gnugo_gogo", 130, 16, 18, 0, 21, 1.846, 1.846),
@@ -476,9 +488,9 @@ pub const RESEARCH_FILES: [ResearchFile; 11] = [
     rf("pachi_joseki_54", 190, 19, 41, 1, 6, 1.416, 1.416),
 ];
 
-/// research/joseki.md's rows for the two families as one book each ("Data sets" and "Bytes per
-/// move" tables: `gnugo_all`, the 7 GNU Go files; `pachi_joseki`, the 4 Pachi joseki files),
-/// named `gnugo` and `pachi`.
+/// The reference reconstruction's rows for the two families as one book each ("Data sets"
+/// and "Bytes per move" tables: `gnugo_all`, the 7 GNU Go files; `pachi_joseki`, the 4 Pachi
+/// joseki files), named `gnugo` and `pachi`.
 pub const RESEARCH_FAMILIES: [ResearchFile; 2] = [
     rf("gnugo", 1943, 332, 41, 33, 540, 1.637, 1.657),
     rf("pachi", 2746, 508, 41, 20, 193, 1.236, 1.239),

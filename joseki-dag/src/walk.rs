@@ -260,6 +260,12 @@ impl<'a> Walker<'a> {
         }
         crate::codec::decode(bytes)?;
         let l = parse_header(bytes)?;
+        if l.limit() >= fast::VBIT as usize {
+            return Err(DecodeError {
+                offset: 0,
+                reason: "blob of 2 GiB or more: too large to walk",
+            });
+        }
         Ok(Walker {
             l,
             meta: fast::meta(&l),
@@ -267,6 +273,13 @@ impl<'a> Walker<'a> {
             jumps: None,
             root_setups: None,
         })
+    }
+
+    /// The root may hold setup edges (lines opening with setup stones): the fast and small
+    /// modes know from their index; a walker without one may.
+    #[inline]
+    pub(crate) fn has_root_setups(&self) -> bool {
+        self.root_setups.as_ref().is_none_or(|r| !r.is_empty())
     }
 
     /// Heap bytes held beside the blob (the transition table, or the jump table).
@@ -286,7 +299,7 @@ impl<'a> Walker<'a> {
     }
 
     fn root(&self) -> Option<usize> {
-        (self.l.root < self.l.bytes.len()).then_some(self.l.root)
+        (self.l.root < self.l.limit()).then_some(self.l.root)
     }
 
     #[inline]
@@ -301,7 +314,7 @@ impl<'a> Walker<'a> {
     ) -> Result<Option<RawEntry>, DecodeError> {
         let mut pos = list;
         let target = crate::codec::small_point(point);
-        let compact = self.l.enc == crate::codec::Encoding::Compact;
+        let compact = self.l.enc == crate::codec::Encoding::Compact && !self.l.in_bits();
         loop {
             // Fast path (Compact): a one-byte entry of classes 0-3, compared on its code.
             if compact && let Some(&c0) = self.l.bytes.get(pos) {

@@ -4,7 +4,7 @@
 //! those constants, so raising a limit moves the tests with it.
 
 use lens_compiler::{Options, check_program, compile_str};
-use lens_vm::rom::bytecode::{MAX_ARGS, MAX_STACK};
+use lens_vm::rom::{MAX_ARGS, MAX_STACK};
 use lens_vm::rom::{MAX_ENDPOINTS, MAX_FIELD, MAX_GLOB_DEPTH, MAX_OFFSET};
 
 /// Error codes from `check` and from `compile` for one source.

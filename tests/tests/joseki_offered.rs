@@ -106,12 +106,13 @@ fn must_offer(tree: &Tree, v: u32, last: Rel, want: Rel) -> Vec<Point> {
     pts
 }
 
-/// A setup on the path has a stone that is also a book move where the setup stands: on the
-/// board the two cannot be told apart, and the walker follows the move (documented).
+/// A setup below the root on the path has a stone that is also a book move where the setup
+/// stands: on the board the two cannot be told apart, and the walker follows the move
+/// (documented). At the root the walker keeps both readings (a line opening with setup stones).
 fn setup_meets_a_move(tree: &Tree, path: &Path) -> bool {
     let mut v = 0u32;
     for step in path {
-        if let Step::Setup(stones) = step {
+        if let (Step::Setup(stones), false) = (step, v == 0) {
             let moves: Vec<_> = tree
                 .vertex(v)
                 .edges
@@ -456,6 +457,27 @@ const ROOT_SETUP_BOOK: &str = "(;GM[1]FF[4]SZ[19]\
     (;AW[dp];B[fq];W[cn])\
     (;AB[pd]AW[dp];W[cn])\
     (;B[dp];W[fq];B[cn]))";
+
+#[test]
+fn every_position_of_lines_opening_with_setup_stones_is_offered() {
+    // The position right after the setup stones, with no move played, is in the book and
+    // offers the line's first move; so is every position below it. The first stone of two
+    // lines (black d4 of `AB[dp]AW[fq]`, white d4 of `AB[dp][dn]` with white first) is also
+    // the book move d4 of the last line: the walk follows the move and falls back on the
+    // setup reading when the next stone leaves the move line.
+    let t = import_sgf(ROOT_SETUP_BOOK, Conventions::Plain).unwrap();
+    for enc in Encoding::WALKABLE {
+        let blob = encode(&t, enc);
+        for w in [
+            Walker::new(&blob).unwrap(),
+            Walker::small(&blob).unwrap(),
+            Walker::in_place(&blob).unwrap(),
+        ] {
+            let (checked, required) = check_every_vertex("root setup book", &t, &w, 1);
+            assert!(checked >= 400 && required >= 120, "{checked} {required}");
+        }
+    }
+}
 
 #[test]
 fn lines_opening_with_setup_stones_answer_as_the_scan_does() {

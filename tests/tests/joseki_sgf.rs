@@ -288,3 +288,115 @@ fn the_data_files_are_detected_as_their_authors_conventions() {
         assert_eq!(d.conventions, want, "{name}: {d}");
     }
 }
+
+/// A book of our own large enough for Compact version 4 (Huffman-coded entries) to beat
+/// version 3: 600 lines of up to 14 distinct points, skewed toward the corner as joseki are.
+fn skewed_book(seed: u64) -> Tree {
+    let mut rng = Rng(seed);
+    let mut lines = Vec::new();
+    for _ in 0..600 {
+        let mut line: Vec<String> = Vec::new();
+        let mut used = std::collections::BTreeSet::new();
+        let len = 2 + rng.below(13);
+        while line.len() < len {
+            let x = 1 + rng.below(9).min(rng.below(9)) as u8;
+            let y = 1 + rng.below(9).min(rng.below(9)) as u8;
+            if used.insert((x, y)) {
+                line.push(format!("{}{}", (b'a' + x - 1) as char, y));
+            }
+        }
+        lines.push(format!("d4 {}", line.join(" ")));
+    }
+    lens_joseki::parse_text(&format!("( {} )", lines.join(" | "))).unwrap()
+}
+
+#[test]
+fn compact_version_4_and_version_3_blobs_decode_and_walk_alike() {
+    use lens_joseki::codec::encode_compact_with_skip;
+    use lens_joseki::{BoardMove, Colour, Continuation, Frame, Walker};
+    let t = skewed_book(0x4a0e_5eed_0000_0004);
+    let v4 = encode(&t, Encoding::Compact);
+    let v3 = encode_compact_with_skip(&t, usize::MAX);
+    assert_eq!((v4[2], v3[2]), (4, 3), "the default picks version 4 here");
+    assert!(v4.len() < v3.len(), "{} against {}", v4.len(), v3.len());
+    assert_eq!(decode(&v4).unwrap(), t);
+    assert_eq!(decode(&v3).unwrap(), t, "a version 3 blob still decodes");
+    // Every mode of the walker answers the same on both blobs, along every line's prefixes.
+    let frame = Frame::orientation(19, 3);
+    let mut checked = 0;
+    let mut rng = Rng(7);
+    let (mut a, mut b) = ([Continuation::EMPTY; 512], [Continuation::EMPTY; 512]);
+    fn walkers(blob: &[u8]) -> [Walker<'_>; 3] {
+        [
+            Walker::new(blob).unwrap(),
+            Walker::small(blob).unwrap(),
+            Walker::in_place(blob).unwrap(),
+        ]
+    }
+    for (w4, w3) in walkers(&v4).iter().zip(walkers(&v3).iter()) {
+        for _ in 0..200 {
+            // A random walk down the book: its moves on the board, then a lookup.
+            let mut moves = Vec::new();
+            let mut v = 0u32;
+            let mut colour = Colour::Black;
+            while let Some(e) = {
+                let edges = &t.vertex(v).edges;
+                (!edges.is_empty()).then(|| &edges[rng.below(edges.len())])
+            } {
+                let lens_joseki::Step::Move(m) = &e.step else {
+                    break;
+                };
+                let Point::At { x, y } = m.point else { break };
+                moves.push(BoardMove {
+                    colour,
+                    at: frame.to_board(x, y),
+                });
+                colour = colour.opponent();
+                v = e.to;
+                let r4 = w4.lookup(19, &moves, None, colour, &mut a);
+                let r3 = w3.lookup(19, &moves, None, colour, &mut b);
+                assert_eq!(r4.corners, r3.corners, "{moves:?}");
+                assert_eq!(a[..r4.continuations], b[..r3.continuations], "{moves:?}");
+                assert!(r4.in_book(), "{moves:?}");
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 1000, "{checked}");
+}
+
+#[test]
+fn mutated_version_4_blobs_give_errors_with_offsets_never_panics() {
+    let t = skewed_book(0x4a0e_5eed_0000_0005);
+    let blob = encode(&t, Encoding::Compact);
+    assert_eq!(blob[2], 4);
+    let mut rng = Rng(0x0b10_b5ee_d000_0004);
+    let mut errors = 0;
+    for _ in 0..300 {
+        let m = mutate(&blob, &mut rng);
+        match decode(&m) {
+            Ok(d) => {
+                let w = lens_joseki::Walker::new(&m).unwrap();
+                let mut out = [(Rel::Same, Point::Pass, MoveType::Normal); 32];
+                let _ = w.follow_frame(&[(Rel::Same, Point::at(4, 4))], &mut out);
+                let _ = encode(&d, Encoding::Compact);
+            }
+            Err(e) => {
+                errors += 1;
+                assert!(e.offset <= m.len() + 16, "{e}");
+                assert!(lens_joseki::Walker::new(&m).is_err());
+            }
+        }
+    }
+    assert!(errors > 150, "{errors}");
+    // Named errors: a cut blob, bits after the root list, lengths that are no prefix code.
+    let cut = &blob[..blob.len() - 1];
+    let e = decode(cut).unwrap_err();
+    assert!(e.offset <= cut.len(), "{e}");
+    let mut longer = blob.clone();
+    longer.push(0);
+    assert_eq!(
+        decode(&longer).unwrap_err().reason,
+        "trailing bytes after the root list"
+    );
+}

@@ -33,7 +33,7 @@ fn stats_of_every_data_file_and_the_union() {
     insta::assert_snapshot!("union", stats::report("union", &union));
 }
 
-/// Encoding (a) is research/joseki.md's reconstruction of Fotland's format, so on every data file
+/// Encoding (a) is the reference reconstruction of Fotland's format, so on every data file
 /// and on each family as one book it lands within `TOLERANCE` of the research's bytes/move,
 /// counted the research's way (62-byte table and entries; no header, no setup-stone entries),
 /// both on the plain tree (`F:tree`) and with transpositions merged (`F:posdag`). The tree counts
@@ -90,7 +90,8 @@ fn fotland_lands_on_the_research_per_file_figures() {
 }
 
 /// The pass ranks among Fotland's 62 table points when it is common (GNU Go's hoshi_keima
-/// records 22 tenuki): a plain pass is then one byte, as research/joseki.md counts it.
+/// records 22 tenuki): a plain pass is then one byte, as the reference figures count it
+/// (docs/joseki.md).
 #[test]
 fn a_common_pass_is_a_one_byte_fotland_entry() {
     let t = parse_text("( d4 ( tenuki c3 | c6 tenuki d6 | f3 tenuki ) | c4 tenuki )").unwrap();
@@ -115,11 +116,18 @@ fn entry_classes_cover_the_blob_and_foreign_code_spaces_round_trip() {
         for enc in Encoding::WALKABLE {
             let blob = encode(&t, enc);
             let c = stats::entry_classes(&blob).unwrap();
-            assert_eq!(
-                c.header_bytes + c.entry_bytes(),
-                blob.len(),
-                "{name} {enc:?}"
-            );
+            if blob[2] == 4 {
+                // Compact version 4 counts bits: each class is rounded to bytes, and the last
+                // byte's padding belongs to no entry.
+                let (sum, n) = (c.header_bytes + c.entry_bytes(), c.classes.len());
+                assert!(sum.abs_diff(blob.len()) <= n, "{name} {enc:?}: {sum}");
+            } else {
+                assert_eq!(
+                    c.header_bytes + c.entry_bytes(),
+                    blob.len(),
+                    "{name} {enc:?}"
+                );
+            }
             let moves: usize = c.classes.iter().map(|k| k.moves).sum();
             assert_eq!(moves, t.move_edges(), "{name} {enc:?}: moves");
             assert!(c.pointer_bytes + c.skip_bytes + c.prefix_bytes <= c.entry_bytes());

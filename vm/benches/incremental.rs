@@ -2,7 +2,7 @@
 //! play (or undo) + update against play alone and play + recomputing every code, replaying the
 //! GNU Go game records forth and back (`../shared/data`, read at run time; random games when
 //! absent); and one 3x3 lookup-table answer per point keyed by the kept code against the same
-//! lookup keyed by a window cut (`rom::lut::code`), and the whole `match_at` both ways. Thread
+//! lookup keyed by a window cut (`internals::lut::code`), and the whole `match_at` both ways. Thread
 //! CPU time; a round-robin summary prints ns per step and per point.
 //! Run: `cargo bench -p lens-vm --bench incremental`.
 
@@ -17,7 +17,8 @@ use lens_test_support::fixtures::{E, Rng as SpecRng, median, random_pattern};
 use lens_test_support::thread_cpu::thread_cpu;
 use lens_vm::board::{Board, Colour};
 use lens_vm::incremental::Codes3x3;
-use lens_vm::rom::{self, lut};
+use lens_vm::internals::lut;
+use lens_vm::rom;
 use lens_vm::spec::{ClassNode, ClassSpec, Mode, OrientPolicy, RomSpec};
 use lens_vm::{Match, MatchBuf, NoHost, Orientations, Query, Rom, Scratch};
 
@@ -146,7 +147,7 @@ fn bench(c: &mut Criterion) {
                 for x in 0..19 {
                     let (fs, code) = codes.code(persp, x, y);
                     if info.focus() >> fs & 1 != 0 {
-                        n += table.candidates(fs, code).len();
+                        n += lut::candidates(&table, fs, code);
                     }
                 }
             }
@@ -160,7 +161,7 @@ fn bench(c: &mut Criterion) {
                 for x in 0..19 {
                     let (fs, code) = lut::code(b, persp, x, y);
                     if info.focus() >> fs & 1 != 0 {
-                        n += table.candidates(fs, code).len();
+                        n += lut::candidates(&table, fs, code);
                     }
                 }
             }

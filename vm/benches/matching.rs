@@ -144,6 +144,19 @@ fn match_calls(
             })
         });
     }
+    let mut hit_slots = vec![matching::Hit::EMPTY; 1 << 14];
+    g.bench_function(BenchmarkId::new("hits_512", patterns), |b| {
+        b.iter_custom(|iters| {
+            cpu_time(iters, || {
+                let mut n = 0;
+                for (board, (x, y)) in pos {
+                    let mut out = matching::HitBuf::new(&mut hit_slots);
+                    n += rom.match_hits_at(board, &NoHost, &q, *x, *y, &mut scratch, &mut out);
+                }
+                black_box(n);
+            })
+        })
+    });
     g.bench_function(BenchmarkId::new("masks", patterns), |b| {
         b.iter_custom(|iters| {
             cpu_time(iters, || {
@@ -188,6 +201,19 @@ fn match_calls(
         }
     };
     kernels.push(("filter_512".into(), Box::new(filter(rom))));
+    // The same calls writing compact hits (focus, pattern, orientation) instead of matches.
+    let hits = move |r: Rom<'static>| {
+        let (mut sl, mut sc) = (vec![matching::Hit::EMPTY; 1 << 14], Scratch::new());
+        move || {
+            let mut n = 0;
+            for (board, (x, y)) in pos {
+                let mut out = matching::HitBuf::new(&mut sl);
+                n += r.match_hits_at(board, &NoHost, &q, *x, *y, &mut sc, &mut out);
+            }
+            n
+        }
+    };
+    kernels.push(("hits_512".into(), Box::new(hits(rom))));
     kernels.push(("filter_masks".into(), Box::new(filter(masks))));
     let (mut sl, mut sc) = (vec![Match::EMPTY; 1 << 14], Scratch::new());
     kernels.push((
@@ -236,6 +262,20 @@ fn match_calls(
             checks / t / 1e9,
             t_masks / t,
             t_ref / t
+        );
+    }
+    // Result handling per match: a call's time less the geometric filter's (same kernel).
+    let at = |n: &str| kernels.iter().position(|(k, _)| k == n).map(|i| med[i]);
+    if let (Some(full), Some(filter), Some(hits)) =
+        (at("sliced_512"), at("filter_512"), at("hits_512"))
+        && want > 0
+    {
+        let per = |t: f64| (t - filter) / want as f64 * 1e9;
+        println!(
+            "result handling per match: Match {:.1} ns, Hit {:.1} ns ({:.1}x)",
+            per(full),
+            per(hits),
+            per(full) / per(hits).max(1e-3)
         );
     }
     rom

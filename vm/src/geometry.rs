@@ -24,6 +24,7 @@ impl Orientation {
         Orientation(6),
         Orientation(7),
     ];
+    /// The drawn orientation (no turn, no mirror).
     pub const IDENTITY: Orientation = Orientation(0);
 
     /// `None` unless `index < 8`.
@@ -34,6 +35,7 @@ impl Orientation {
             None
         }
     }
+    /// The orientation's number, 0..8 (mirror when `& 4`, then `& 3` quarter turns clockwise).
     pub const fn index(self) -> u8 {
         self.0
     }

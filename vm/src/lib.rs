@@ -7,6 +7,19 @@
 //! about 210 KiB). Which kernel and which instruction set serve a call is decided in one place,
 //! `matching/dispatch.rs` ([`matching::simd`] for the instruction set).
 //!
+//! A rejected image is a [`LoadError`]: the byte offset of the field at fault and a typed
+//! [`LoadErrorKind`]. The wire format itself (`docs/rom-format.md`) stays private to [`rom`];
+//! an embedder reads images only through [`Rom`] and [`rom::CompactRom`].
+//!
+//! Features (all off by default; the core is `no_std` without dependencies):
+//! - `alloc`: owned buffers, [`spec`] (the compiler's hand-off to the writer), the writer
+//!   ([`rom::write`]) and `CompactRom::expand`;
+//! - `std`: file loading and `std::error::Error` impls;
+//! - `metadata`: the compact image's names and spans (serde + bincode);
+//! - `builder`: everything the compiler needs to write images (`alloc` + `metadata`);
+//! - `bench-internals`: hooks for this workspace's tests and benches only (`internals`,
+//!   `Rom::without_lut`, ...), no stability promise.
+//!
 //! ```
 //! use lens_vm::spec::{CellSpec, ClassNode, ClassSpec, Mode, Offset, OrientPolicy, PatternSpec,
 //!     ResultSpec, RomSpec};
@@ -63,6 +76,8 @@
 //! assert_eq!(foci, [(4, 3), (3, 4), (5, 4), (4, 5)]);
 //! ```
 #![no_std]
+// Every public item says what it is, its units and its errors (CI builds with all features).
+#![deny(missing_docs)]
 // The only `unsafe` is `matching::simd` (calls into `#[target_feature]` code after detection).
 #![deny(unsafe_code)]
 
@@ -74,6 +89,8 @@ extern crate std;
 pub mod board;
 pub mod geometry;
 pub mod incremental;
+#[cfg(feature = "bench-internals")]
+pub mod internals;
 pub mod matching;
 pub mod reference;
 pub mod rom;

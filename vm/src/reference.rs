@@ -7,6 +7,7 @@ use crate::board::{BoardView, Colour};
 use crate::matching::{Ctx, Host, MatchBuf, Query, Scratch, focus_ok, run_class};
 use crate::rom::{LensId, Rom};
 
+/// [`Rom::match_at`], point by point: the same matches in the same order.
 #[allow(clippy::too_many_arguments)]
 pub fn match_at<B: BoardView + ?Sized, H: Host + ?Sized>(
     rom: &Rom<'_>,
@@ -43,6 +44,7 @@ pub fn match_at<B: BoardView + ?Sized, H: Host + ?Sized>(
     )
 }
 
+/// [`Rom::scan`] as [`match_at`] at every point, row by row.
 pub fn scan<B: BoardView + ?Sized, H: Host + ?Sized>(
     rom: &Rom<'_>,
     board: &B,
@@ -61,6 +63,7 @@ pub fn scan<B: BoardView + ?Sized, H: Host + ?Sized>(
     n
 }
 
+/// [`Rom::eval_lens`] checking every field's cells directly (no decision tree).
 pub fn eval_lens<B: BoardView + ?Sized, H: Host + ?Sized>(
     rom: &Rom<'_>,
     lens: LensId,

@@ -19,30 +19,40 @@ pub type States = u8;
 /// A point relative to the focus in the pattern's drawn orientation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Offset {
+    /// Columns east of the focus (negative: west).
     pub dx: i16,
+    /// Rows south of the focus (negative: north).
     pub dy: i16,
 }
 
 impl Offset {
+    /// The focus itself.
     pub const FOCUS: Offset = Offset { dx: 0, dy: 0 };
+    /// The point `dx` east and `dy` south of the focus.
     pub const fn new(dx: i16, dy: i16) -> Self {
         Offset { dx, dy }
     }
 }
 
+/// Everything an image holds: what [`crate::rom::write`] serialises and
+/// [`crate::rom::CompactRom::to_spec`] reads back.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct RomSpec {
     /// e.g. `"lensc 0.1.0"`.
     pub toolchain: String,
     /// A stable hash of all source bytes (FNV-1a 64 over the sorted inputs).
     pub source_hash: u64,
+    /// Pattern classes, by [`crate::ClassId`] index.
     pub classes: Vec<ClassSpec>,
     /// Engine globals, by index (tests refer to them by index).
     pub globals: Vec<String>,
     /// Engine predicates, by index.
     pub externs: Vec<ExternSpec>,
+    /// Move sequences that results refer to by index.
     pub sequences: Vec<SequenceSpec>,
+    /// Lenses, by [`crate::LensId`] index.
     pub lenses: Vec<LensSpec>,
+    /// Named joseki dictionaries (opaque blobs).
     pub joseki: Vec<JosekiBlobSpec>,
     /// Names and source spans; `None` when stripped (`lensc compile --strip`).
     pub debug: Option<DebugSpec>,
@@ -51,15 +61,20 @@ pub struct RomSpec {
 /// Class modes and orientation policies: the same types the loaded image reports.
 pub use crate::rom::{Mode, OrientPolicy};
 
+/// A pattern class: the unit a [`crate::Query`] matches.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ClassSpec {
+    /// The name queries look it up by ([`crate::Rom::class_by_name`]).
     pub name: String,
+    /// Which matches a call reports.
     pub mode: Mode,
     /// Allowed states of the focus point (checked before any pattern).
     pub focus: States,
     /// Field window (odd width and height, focus in the middle). 3, 5, 7 use the packed kernel.
     pub width: u8,
+    /// Field window height (odd).
     pub height: u8,
+    /// Which of the 8 orientations the class's patterns are tried in.
     pub orient: OrientPolicy,
     /// Value of the implicit last pattern that always matches (`default N;`).
     pub default_value: Option<i32>,
@@ -68,20 +83,26 @@ pub struct ClassSpec {
     pub nodes: Vec<ClassNode>,
 }
 
+/// One element of a class program.
 #[derive(Clone, Debug, PartialEq)]
 pub enum ClassNode {
+    /// A pattern, tried in each of its orientations.
     Pattern(PatternSpec),
     /// If the header fails in an orientation, every member is skipped in that orientation.
     Glob {
+        /// The pattern every member shares (its result is `None`).
         header: PatternSpec,
+        /// Tried only where the header matched, in that orientation.
         members: Vec<ClassNode>,
     },
 }
 
+/// One pattern: cells, tests and a result, in its drawn orientation.
 #[derive(Clone, Debug, PartialEq)]
 pub struct PatternSpec {
     /// Index into [`DebugSpec::patterns`] (stable even when debug info is stripped).
     pub id: u32,
+    /// Higher wins in [`Mode::Best`]; the compiler has sorted by it.
     pub priority: i32,
     /// Constrained points in the drawn orientation (unconstrained points omitted; the focus
     /// is included only if the pattern narrows it beyond the class's focus states).
@@ -98,15 +119,21 @@ pub struct PatternSpec {
     pub result: Option<ResultSpec>,
 }
 
+/// A constrained point of a pattern or lens field.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CellSpec {
+    /// Where, relative to the focus.
     pub at: Offset,
+    /// The states the point may be in.
     pub allowed: States,
 }
 
+/// A stone colour relative to the matching perspective.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Colour {
+    /// The perspective's colour (`Query::perspective`).
     Friend,
+    /// The other colour.
     Foe,
 }
 
@@ -118,6 +145,7 @@ pub use crate::rom::bytecode::Bin as BinOp;
 /// integers (0 false, anything else true).
 #[derive(Clone, Debug, PartialEq)]
 pub enum TestExpr {
+    /// A constant.
     Int(i32),
     /// Liberties of the string at the point (0 if empty or off-board).
     Libs(Offset),
@@ -132,14 +160,19 @@ pub enum TestExpr {
     /// Number of points whose state is in `states` within Chebyshev radius `radius`
     /// (a `(2r+1)^2` square) around the point, the point itself included.
     Count {
+        /// The centre of the square.
         at: Offset,
+        /// The states counted.
         states: States,
+        /// Half the square's side: 0..=12 in an image (the language allows 0..=9).
         radius: u8,
     },
     /// NEMESIS ANYn: the 9x9 square around the point holds exactly `stones` stones of either
     /// colour (1..=3); every other point of it is empty or off-board.
     Any {
+        /// The centre of the 9x9 square.
         at: Offset,
+        /// The exact stone count, 1..=3.
         stones: u8,
     },
     /// NEMESIS ADJn: number of stones on the point and its 4 orthogonal neighbours.
@@ -154,11 +187,16 @@ pub enum TestExpr {
     Global(u16),
     /// Engine predicate by index (host), with point/int arguments.
     Extern {
+        /// Index into [`RomSpec::externs`].
         index: u16,
+        /// Arguments, as many as the extern's arity.
         args: Vec<ExternArg>,
     },
+    /// 1 when the operand is 0, else 0.
     Not(alloc::boxed::Box<TestExpr>),
+    /// The operand negated (wrapping).
     Neg(alloc::boxed::Box<TestExpr>),
+    /// A binary operator; both operands are always evaluated.
     Bin(
         BinOp,
         alloc::boxed::Box<TestExpr>,
@@ -166,49 +204,74 @@ pub enum TestExpr {
     ),
 }
 
+/// An argument of an engine predicate ([`TestExpr::Extern`]).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ExternArg {
+    /// A point, mapped through the matched orientation like every offset.
     Point(Offset),
+    /// A constant.
     Int(i32),
+    /// A colour relative to the perspective.
     Colour(Colour),
 }
 
+/// One test of a pattern or lens field: the match fails when it is 0.
 #[derive(Clone, Debug, PartialEq)]
 pub struct TestSpec {
+    /// The expression the VM evaluates.
     pub expr: TestExpr,
     /// Estimated cost (built-ins small; externs as declared).
     pub cost: u32,
 }
 
+/// An engine predicate tests may call through [`crate::Host::call`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct ExternSpec {
+    /// The name in the source (shown by `lensc disasm`).
     pub name: String,
+    /// Number of arguments, at most [`crate::rom::MAX_ARGS`].
     pub arity: u8,
+    /// Declared cost; tests are ordered cheapest first.
     pub cost: u32,
 }
 
+/// What a pattern or lens field yields when it matches.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ResultSpec {
     /// Suggest a move at `at` with `value`, descriptor `bits`, optional sequence index.
     Move {
+        /// The move, relative to the focus.
         at: Offset,
+        /// The pattern's value for the move.
         value: i32,
+        /// Engine-defined descriptor bits (GNU Go class letters ...).
         bits: u32,
+        /// Index into [`RomSpec::sequences`]: the expected follow-up.
         sequence: Option<u32>,
     },
     /// "Don't play at `at`": goes on the call's reject list, matching continues, later
     /// suggestions for that point are dropped.
-    Reject { at: Offset },
+    Reject {
+        /// The point not to play, relative to the focus.
+        at: Offset,
+    },
     /// A value with no move (eye values, assessments).
-    Value { value: i32, bits: u32 },
+    Value {
+        /// The value.
+        value: i32,
+        /// Engine-defined descriptor bits.
+        bits: u32,
+    },
 }
 
 /// A move tree in pre-order; colours alternate from friend at depth 0.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct SequenceSpec {
+    /// The moves, in pre-order.
     pub nodes: Vec<SeqNodeSpec>,
 }
 
+/// One move of a [`SequenceSpec`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SeqNodeSpec {
     /// `None` = pass / tenuki.
@@ -223,38 +286,57 @@ pub struct SeqNodeSpec {
 /// orientations mapping the written endpoints onto the given board points.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LensSpec {
+    /// Engine-defined kind of lens (reported by [`crate::rom::LensInfo::lens_type`]).
     pub lens_type: u32,
+    /// The name [`crate::Rom::lens_by_name`] finds it by.
     pub name: String,
     /// Endpoints relative to the first (the first is always `(0, 0)`).
     pub endpoints: Vec<Offset>,
+    /// The fields, in source order.
     pub fields: Vec<LensFieldSpec>,
     /// Decision tree over point states; node 0 is the root.
     pub tree: Vec<TreeNode>,
 }
 
+/// One field of a lens: point states, tests and a result.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LensFieldSpec {
+    /// Point constraints in the lens frame.
     pub states: Vec<CellSpec>,
+    /// ANDed, cheapest first.
     pub tests: Vec<TestSpec>,
+    /// What the field yields.
     pub result: ResultSpec,
 }
 
+/// A node of a lens decision tree.
 #[derive(Clone, Debug, PartialEq)]
 pub enum TreeNode {
     /// Branch on the state of `at`: `children[state]` for friend, foe, empty, off.
-    Branch { at: Offset, children: [u32; 4] },
+    Branch {
+        /// The point whose state decides, in the lens frame.
+        at: Offset,
+        /// Node indices for friend, foe, empty, off.
+        children: [u32; 4],
+    },
     /// Fields (indices into `fields`, in source order) whose state constraints all hold on
     /// this path; their tests still have to run.
-    Leaf { fields: Vec<u32> },
+    Leaf {
+        /// Field indices, ascending.
+        fields: Vec<u32>,
+    },
 }
 
+/// A named joseki dictionary stored in the image.
 #[derive(Clone, Debug, PartialEq)]
 pub struct JosekiBlobSpec {
+    /// The name [`crate::Rom::joseki_blob`] finds it by.
     pub name: String,
     /// An encoded DAG from `lens-joseki` (opaque to the ROM layer, checksummed).
     pub bytes: Vec<u8>,
 }
 
+/// Names and source spans of an unstripped image.
 #[derive(Clone, Debug, PartialEq, Default)]
 #[cfg_attr(feature = "metadata", derive(serde::Serialize, serde::Deserialize))]
 pub struct DebugSpec {
@@ -264,12 +346,17 @@ pub struct DebugSpec {
     pub patterns: Vec<PatternDebug>,
 }
 
+/// A pattern's name and where it was written.
 #[derive(Clone, Debug, PartialEq)]
 #[cfg_attr(feature = "metadata", derive(serde::Serialize, serde::Deserialize))]
 pub struct PatternDebug {
+    /// The pattern's name in the source.
     pub name: String,
+    /// Index into [`DebugSpec::files`].
     pub file: u32,
+    /// Byte offset of the pattern's first byte in the file.
     pub start: u32,
+    /// Byte offset just past the pattern.
     pub end: u32,
     /// `attr` key/value pairs (GNU Go class letters, values ...), rendered as text.
     pub attrs: Vec<(String, String)>,

@@ -9,7 +9,7 @@ mod incremental_support;
 use incremental_support::*;
 use lens_vm::board::{Board, BoardView, Colour, Point};
 use lens_vm::incremental::Codes3x3;
-use lens_vm::rom::lut::{self, NEIGHBOURS};
+use lens_vm::internals::lut::{self, NEIGHBOURS};
 
 /// Atari bits recomputed: orthogonal neighbour `i` is a stone with one liberty.
 fn atari_bits<B: BoardView>(b: &B, x: i32, y: i32) -> u8 {

@@ -4,7 +4,8 @@
 
 use lens_test_support::fixtures::*;
 use lens_test_support::lut::*;
-use lens_vm::rom::{self, WriteOptions, lut};
+use lens_vm::internals::lut;
+use lens_vm::rom::{self, WriteOptions};
 use lens_vm::spec::{CellSpec, ClassNode, ClassSpec, Mode, Offset, RomSpec};
 use lens_vm::*;
 

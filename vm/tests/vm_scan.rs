@@ -155,6 +155,40 @@ fn check<B: BoardView>(
             "plan planes vs reference: {q:?}"
         );
     }
+    // Compact hits, resolved, are the same matches in the same order.
+    let mut hit_slots = vec![lens_vm::matching::Hit::EMPTY; c.len() + 1];
+    let resolved = |h: &lens_vm::matching::HitBuf<'_>| -> Vec<Match> {
+        h.as_slice()
+            .iter()
+            .map(|h| h.resolve(rom, q.class))
+            .collect()
+    };
+    let mut h = lens_vm::matching::HitBuf::new(&mut hit_slots);
+    assert_eq!(rom.scan_hits(board, &NoHost, q, scratch, &mut h), nc);
+    assert_eq!(resolved(&h), c.as_slice(), "scan_hits vs reference: {q:?}");
+    let mut h = lens_vm::matching::HitBuf::new(&mut hit_slots);
+    assert_eq!(plan.scan_hits(rom, board, &NoHost, q, scratch, &mut h), nc);
+    assert_eq!(
+        resolved(&h),
+        c.as_slice(),
+        "plan scan_hits vs reference: {q:?}"
+    );
+    for y in area.y0..area.y1 {
+        for x in area.x0..area.x1 {
+            let mut a = MatchBuf::new(fast);
+            let n = rom.match_at(board, &NoHost, q, x, y, scratch, &mut a);
+            let mut h = lens_vm::matching::HitBuf::new(&mut hit_slots);
+            assert_eq!(
+                rom.match_hits_at(board, &NoHost, q, x, y, scratch, &mut h),
+                n
+            );
+            assert_eq!(
+                resolved(&h),
+                a.as_slice(),
+                "match_hits_at ({x}, {y}): {q:?}"
+            );
+        }
+    }
     // The rescan of an area: the whole scan's matches at the foci inside it.
     let inside = |m: &&Match| {
         let (x, y) = m.focus;

@@ -38,10 +38,10 @@ pub const DEFAULT_FIELD: (u8, u8) = (
 const MIN_BOARD: i32 = lens_vm::board::MIN_SIZE as i32;
 const MAX_BOARD: i32 = lens_vm::board::MAX_SIZE as i32;
 /// Limits of the ROM format (each defined once, in lens-vm).
-const MAX_EXTERN_ARGS: usize = lens_vm::rom::bytecode::MAX_ARGS;
+const MAX_EXTERN_ARGS: usize = lens_vm::rom::MAX_ARGS;
 const MAX_ENDPOINTS: usize = lens_vm::rom::MAX_ENDPOINTS;
 const MAX_GLOB_DEPTH: usize = lens_vm::rom::MAX_GLOB_DEPTH;
-const MAX_STACK: usize = lens_vm::rom::bytecode::MAX_STACK;
+const MAX_STACK: usize = lens_vm::rom::MAX_STACK;
 /// A lens point is stored as an offset from the first endpoint, like a pattern cell.
 const MAX_LENS_REACH: i32 = lens_vm::rom::MAX_OFFSET;
 

@@ -40,12 +40,14 @@
 //! few bytes per step instead of whole earlier subtrees; class 4 announces them.
 
 use super::{
-    DecodeError, Encoding, Layout, PEntry, RawEntry, VIRTUAL, err, layout, read_far, read_varint,
-    skip_value, small_point, varint_len, write_stones, write_varint,
+    DecodeError, Encoding, Layout, PEntry, RawEntry, VIRTUAL, err, far_of, huffman, layout,
+    read_varint, skip_value, small_point, varint_len, write_stones, write_varint,
 };
 use crate::model::{MoveType, Point, Step};
 use std::collections::BTreeMap;
 
+/// Version 4: the entries of version 3 without skip fields, Huffman coded (`huffman`).
+pub(crate) const HUFFMAN_VERSION: u8 = 4;
 /// Table codes available (0..0xE6).
 const CODES: usize = 0xE6;
 const ESC: u8 = 0xE6;
@@ -231,7 +233,17 @@ pub(crate) fn header(
         return err(p, "truncated pair table");
     }
     let pair_bytes = &bytes[p..p + 2 * pairs];
-    let root = p + 2 * pairs;
+    let mut root = p + 2 * pairs;
+    let mut huff = None;
+    if version >= HUFFMAN_VERSION {
+        // Positions are bits from here on; no skip fields.
+        if groups[4].1 != 0 {
+            return err(groups[4].2, "skip fields in a version 4 blob");
+        }
+        let (d, next) = huffman::Decoder::read(bytes, root)?;
+        huff = Some(d);
+        root = next * 8;
+    }
     // Code -> (class, point, group) tables, so a one-byte entry decodes with a few loads.
     let order = if version == 1 {
         full_order_from(table, generic_order_v1())
@@ -272,6 +284,7 @@ pub(crate) fn header(
         code_second,
         root,
         tree_moves,
+        huff,
     })
 }
 
@@ -768,20 +781,32 @@ fn fixed_size(p: &PEntry<'_>, main: Main) -> usize {
     }
 }
 
-pub(crate) fn encode(plan: &[PEntry<'_>], out: &mut Vec<u8>, skip_min: usize) {
+/// Encode `plan` after a header whose version byte is `out[2]`: the smallest of version 3
+/// (bytes) and, without skip fields, version 4 (the same entries Huffman coded), over the
+/// candidate code spaces (ties: version 3). Sets `out[2]` to the version written.
+/// `huffman`: version 4 may be written (`false`: version 3 only).
+pub(crate) fn encode(plan: &[PEntry<'_>], out: &mut Vec<u8>, skip_min: usize, huffman: bool) {
     let wants: Vec<bool> = plan
         .iter()
         .map(|p| p.has_sibling && p.inline() && p.subtree_entries >= skip_min)
         .collect();
-    let mut best: Option<Vec<u8>> = None;
+    let coded = huffman && wants.iter().all(|w| !w);
+    let mut best: Option<(Vec<u8>, u8)> = None;
     for (space, table, groups) in choose_space(plan, &wants) {
-        let mut blob = Vec::new();
-        emit(plan, &wants, &space, &table, &groups, &mut blob);
-        if best.as_ref().is_none_or(|b| blob.len() < b.len()) {
-            best = Some(blob);
+        for v4 in [false, coded] {
+            let mut blob = Vec::new();
+            emit(plan, &wants, &space, &table, &groups, &mut blob, v4);
+            if best.as_ref().is_none_or(|b| blob.len() < b.0.len()) {
+                best = Some((blob, if v4 { HUFFMAN_VERSION } else { 3 }));
+            }
+            if !coded {
+                break;
+            }
         }
     }
-    out.extend_from_slice(&best.expect("at least one code space"));
+    let (blob, version) = best.expect("at least one code space");
+    out[2] = version;
+    out.extend_from_slice(&blob);
 }
 
 /// Measuring only: encode `test` with the code space (explicit table, groups, pairs) that the
@@ -802,18 +827,81 @@ pub(crate) fn encode_with_space_of(
     let mut best: Option<(usize, CodeSpace)> = None;
     for cand in choose_space(train, &wants) {
         let mut blob = Vec::new();
-        emit(train, &wants, &cand.0, &cand.1, &cand.2, &mut blob);
+        emit(train, &wants, &cand.0, &cand.1, &cand.2, &mut blob, false);
         if best.as_ref().is_none_or(|b| blob.len() < b.0) {
             best = Some((blob.len(), cand));
         }
     }
     let (_, (space, table, groups)) = best.expect("at least one code space");
-    emit(test, &wants_of(test), &space, &table, &groups, out);
+    emit(test, &wants_of(test), &space, &table, &groups, out, false);
     let extra = groups.iter().filter(|g| g.0 >= 5).count();
     1 + table.len() + CLASSES + 1 + 2 * extra + 2 * space.pairs.len()
 }
 
-/// Write the code space and the entries.
+/// One piece of an entry as written: a symbol (Huffman coded in version 4), the pointer or
+/// skip value (sized by the layout loop), or raw bytes (setup count and stones).
+enum Tok<'a> {
+    Sym(u8),
+    Ptr,
+    Skip,
+    Raw(Vec<u8>),
+    Stones(&'a [crate::model::SetupStone]),
+}
+
+/// The pieces of entry `p` with main part `main`, in order.
+fn tokens<'a>(p: &'a PEntry<'_>, main: Main, class: u8, skip: bool) -> Vec<Tok<'a>> {
+    let mut t = Vec::with_capacity(4);
+    if let Step::Move(m) = &p.edge.step {
+        let (kind, colexc) = match main {
+            Main::Code { kind, colexc, .. } => (kind, colexc),
+            Main::PairFirst(_) | Main::PairSecond => (0, false),
+            _ => (m.kind.bits(), p.colour_exception()),
+        };
+        if kind != 0 {
+            t.push(Tok::Sym(TYPE + kind));
+        }
+        if colexc {
+            t.push(Tok::Sym(COLEXC));
+        }
+        if m.symmetric {
+            t.push(Tok::Sym(SYM));
+        }
+        if m.colour_reverse {
+            t.push(Tok::Sym(REV));
+        }
+    }
+    if p.ptr_target.is_some() {
+        t.extend([Tok::Sym(PTR), Tok::Ptr]);
+    }
+    match (main, &p.edge.step) {
+        (Main::Setup, Step::Setup(stones)) => {
+            let mut n = Vec::new();
+            write_varint(&mut n, stones.len() as u64, varint_len(stones.len() as u64));
+            t.extend([Tok::Sym(SETUP + class), Tok::Raw(n), Tok::Stones(stones)]);
+        }
+        (Main::Code { code, .. } | Main::PairFirst(code), _) => t.push(Tok::Sym(code)),
+        (Main::PairSecond, _) => {}
+        (Main::Esc, Step::Move(m)) => t.extend([
+            Tok::Sym(ESC + class),
+            Tok::Sym(small_point(m.point).expect("small")),
+        ]),
+        (Main::Far, Step::Move(m)) => {
+            let (x, y) = match m.point {
+                Point::Pass => (0, 0),
+                Point::At { x, y } => (x, y),
+            };
+            t.extend([Tok::Sym(FAR + class), Tok::Sym(x), Tok::Sym(y)]);
+        }
+        _ => unreachable!("main part matches the step"),
+    }
+    if skip {
+        t.push(Tok::Skip);
+    }
+    t
+}
+
+/// Write the code space and the entries: bytes (version 3), or Huffman-coded symbols and raw
+/// 8-bit groups after the code lengths (`v4`, no skip fields; positions are bits).
 fn emit(
     plan: &[PEntry<'_>],
     wants: &[bool],
@@ -821,6 +909,7 @@ fn emit(
     table: &[u8],
     groups: &[(u8, u8)],
     out: &mut Vec<u8>,
+    v4: bool,
 ) {
     out.push(table.len() as u8);
     out.extend_from_slice(table);
@@ -845,66 +934,80 @@ fn emit(
     }
     let role = parse_pairs(&pair_candidates(plan, &targeted, wants), &space.pairs);
     let mains = mains(plan, wants, space, &role);
-    let fixed: Vec<usize> = plan
+    let toks: Vec<Vec<Tok>> = plan
         .iter()
-        .zip(&mains)
-        .map(|(p, &m)| fixed_size(p, m))
+        .enumerate()
+        .map(|(i, p)| tokens(p, mains[i], class_of(p, wants[i]) as u8, wants[i]))
         .collect();
-    let vw = |v: u64| varint_len(v) as u8;
-    let (pos, w) = layout(plan, &fixed, wants, vw, vw);
-    let base = out.len();
-    for (i, p) in plan.iter().enumerate() {
-        debug_assert_eq!(out.len() - base, pos[i]);
-        let class = class_of(p, wants[i]) as u8;
-        let main = mains[i];
-        if let Step::Move(m) = &p.edge.step {
-            let (kind, colexc) = match main {
-                Main::Code { kind, colexc, .. } => (kind, colexc),
-                Main::PairFirst(_) | Main::PairSecond => (0, false),
-                _ => (m.kind.bits(), p.colour_exception()),
-            };
-            if kind != 0 {
-                out.push(TYPE + kind);
-            }
-            if colexc {
-                out.push(COLEXC);
-            }
-            if m.symmetric {
-                out.push(SYM);
-            }
-            if m.colour_reverse {
-                out.push(REV);
+    // Bits per symbol: 8 (version 3), or the Huffman code's length.
+    let mut code: [(u16, u8); 256] = std::array::from_fn(|c| (c as u16, 8));
+    let mut w = huffman::BitWriter::default();
+    if v4 {
+        let mut freq = [0u64; 256];
+        for t in toks.iter().flatten() {
+            if let Tok::Sym(c) = t {
+                freq[*c as usize] += 1;
             }
         }
-        if let Some(t) = p.ptr_target {
-            out.push(PTR);
-            write_varint(out, (pos[i] - pos[t]) as u64, w[i].ptr as usize);
-        }
-        match (main, &p.edge.step) {
-            (Main::Setup, Step::Setup(stones)) => {
-                out.push(SETUP + class);
-                write_varint(out, stones.len() as u64, varint_len(stones.len() as u64));
-                write_stones(out, stones);
+        let lens = huffman::lengths(&freq);
+        code = huffman::codes(&lens);
+        huffman::write_lengths(&mut w, &lens);
+    }
+    let unit = if v4 { 1 } else { 8 };
+    let fixed: Vec<usize> = toks
+        .iter()
+        .map(|t| {
+            t.iter()
+                .map(|t| match t {
+                    Tok::Sym(c) => code[*c as usize].1 as usize,
+                    Tok::Raw(b) => 8 * b.len(),
+                    Tok::Stones(s) => 16 * s.len(),
+                    Tok::Ptr | Tok::Skip => 0,
+                })
+                .sum::<usize>()
+                / unit
+        })
+        .collect();
+    debug_assert!(
+        v4 || plan
+            .iter()
+            .zip(&mains)
+            .zip(&fixed)
+            .all(|((p, &m), &f)| fixed_size(p, m) == f)
+    );
+    let vw = |v: u64| (varint_len(v) * 8 / unit) as u8;
+    let (pos, widths) = layout(plan, &fixed, wants, vw, vw);
+    let mut bytes = Vec::new();
+    let base = w.bits();
+    for (i, t) in toks.iter().enumerate() {
+        debug_assert_eq!(w.bits() - base, pos[i] * unit);
+        for t in t {
+            bytes.clear();
+            match t {
+                Tok::Sym(c) => {
+                    let (c, n) = code[*c as usize];
+                    w.push(c as u32, n as u32);
+                    continue;
+                }
+                Tok::Raw(b) => bytes.extend_from_slice(b),
+                Tok::Stones(s) => write_stones(&mut bytes, s),
+                Tok::Ptr => {
+                    let t = plan[i].ptr_target.expect("a pointer");
+                    let width = widths[i].ptr as usize * unit / 8;
+                    write_varint(&mut bytes, (pos[i] - pos[t]) as u64, width);
+                }
+                Tok::Skip => {
+                    let v = skip_value(plan, &pos, &widths, &fixed, i);
+                    write_varint(&mut bytes, v, widths[i].skip as usize);
+                }
             }
-            (Main::Code { code, .. } | Main::PairFirst(code), _) => out.push(code),
-            (Main::PairSecond, _) => {}
-            (Main::Esc, Step::Move(m)) => {
-                out.extend_from_slice(&[ESC + class, small_point(m.point).expect("small")])
+            for &b in &bytes {
+                w.push(b as u32, 8);
             }
-            (Main::Far, Step::Move(m)) => match m.point {
-                Point::Pass => out.extend_from_slice(&[FAR + class, 0, 0]),
-                Point::At { x, y } => out.extend_from_slice(&[FAR + class, x, y]),
-            },
-            _ => unreachable!("main part matches the step"),
-        }
-        if wants[i] {
-            write_varint(
-                out,
-                skip_value(plan, &pos, &w, &fixed, i),
-                w[i].skip as usize,
-            );
         }
     }
+    w.align();
+    out.extend_from_slice(&w.out);
 }
 
 /// What the main part of an entry is (for `stats::entry_classes`).
@@ -931,54 +1034,89 @@ pub(crate) struct Parts {
     pub skip: usize,
 }
 
+/// Sizes are in the blob's positions (bytes, or bits in version 4).
 pub(crate) fn parts(l: &Layout<'_>, pos: usize) -> Result<Parts, DecodeError> {
     let e = read(l, pos)?;
-    let b = l.bytes;
     let (mut p, mut prefix, mut pointer) = (pos, 0, 0);
-    loop {
-        match b.get(p).copied() {
-            Some(c) if c > TYPE && c < PTR => {
-                prefix += 1;
-                p += 1;
+    let (code, after) = loop {
+        match symbol(l, p) {
+            Some((c, next)) if c > TYPE && c < PTR => {
+                prefix += next - p;
+                p = next;
             }
-            Some(PTR) => {
-                let (_, q) = read_varint(b, p + 1)?;
+            Some((PTR, next)) => {
+                let (_, q) = varint(l, next)?;
                 pointer += q - p;
                 p = q;
             }
-            Some(_) => break,
+            Some(c) => break c,
             None => return err(p, "truncated entry"),
         }
-    }
-    let code = b[p];
-    let (main_kind, main) = if l.code_class[code as usize] != 0xFF {
+    };
+    let main_kind = if l.code_class[code as usize] != 0xFF {
         let d = l.code_ext[code as usize];
-        let kind = if d & 7 >= PAIR_CHAIN {
+        if d & 7 >= PAIR_CHAIN {
             MainKind::Pair
         } else if d & !7 != 0 {
             MainKind::GroupCode
         } else {
             MainKind::Code
-        };
-        (kind, 1)
+        }
     } else if (ESC..FAR).contains(&code) {
-        (MainKind::Escape, 2)
+        MainKind::Escape
     } else if (FAR..SETUP).contains(&code) {
-        (MainKind::Far, 3)
+        MainKind::Far
     } else {
-        let (at, n) = e.setup.expect("a setup code");
-        (MainKind::Setup, at + 2 * n - p)
+        MainKind::Setup
+    };
+    // The main part runs to the skip field (class 4, version 3) or the end of the entry.
+    let main_end = match (main_kind, e.skip) {
+        (MainKind::Setup, _) => {
+            let (at, n) = e.setup.expect("a setup code");
+            at + l.stone_width() * n
+        }
+        (_, Some(_)) => {
+            let mut q = after;
+            for _ in 0..[0, 1, 2, 0][(code >= ESC) as usize + (code >= FAR) as usize] {
+                q = symbol(l, q).map_or(q, |s| s.1);
+            }
+            q
+        }
+        _ => e.end,
     };
     Ok(Parts {
         prefix,
         pointer,
         main_kind,
-        skip: e.end - (p + main),
+        skip: e.end - main_end,
     })
+}
+
+/// Where the entry's first symbol ends (an entry of one symbol ends there).
+pub(crate) fn first_symbol_end(l: &Layout<'_>, pos: usize) -> Option<usize> {
+    symbol(l, pos).map(|s| s.1)
 }
 
 // ---------------------------------------------------------------------------------------------
 // Decoder
+
+/// The symbol at `pos` and the position after it: a byte (versions 1-3) or a Huffman code
+/// (version 4, positions in bits).
+#[inline(always)]
+fn symbol(l: &Layout<'_>, pos: usize) -> Option<(u8, usize)> {
+    match &l.huff {
+        None => l.bytes.get(pos).map(|&c| (c, pos + 1)),
+        Some(d) => d.symbol(l.bytes, pos),
+    }
+}
+
+/// A LEB128 value at `pos`: bytes, or raw 8-bit groups (version 4).
+fn varint(l: &Layout<'_>, pos: usize) -> Result<(u64, usize), DecodeError> {
+    match &l.huff {
+        None => read_varint(l.bytes, pos),
+        Some(_) => huffman::read_raw_varint(l.bytes, pos),
+    }
+}
 
 #[inline]
 pub(crate) fn read(l: &Layout<'_>, pos: usize) -> Result<RawEntry, DecodeError> {
@@ -986,10 +1124,11 @@ pub(crate) fn read(l: &Layout<'_>, pos: usize) -> Result<RawEntry, DecodeError> 
         return read_second(l, pos & !VIRTUAL);
     }
     let b = l.bytes;
-    // Fast path: a one-byte plain entry of classes 0-3.
-    if let Some(&c0) = b.get(pos) {
+    // Fast path: a one-symbol plain entry of classes 0-3.
+    if let Some((c0, after)) = symbol(l, pos) {
         let class = l.code_class[c0 as usize];
-        // Class 4 with a one-byte skip field is as common on lookup paths as plain entries.
+        // Class 4 with a one-byte skip field is as common on lookup paths as plain entries
+        // (version 4 has no class 4).
         let skip = match (class, b.get(pos + 1)) {
             (4, Some(&v)) if v < 0x80 && pos + 2 + (v as usize) <= b.len() => {
                 Some(pos + 2 + v as usize)
@@ -1010,7 +1149,7 @@ pub(crate) fn read(l: &Layout<'_>, pos: usize) -> Result<RawEntry, DecodeError> 
                 has_child,
                 ptr: None,
                 skip,
-                end: pos + 1 + skip.is_some() as usize,
+                end: after + skip.is_some() as usize,
             });
         }
     }
@@ -1020,7 +1159,7 @@ pub(crate) fn read(l: &Layout<'_>, pos: usize) -> Result<RawEntry, DecodeError> 
 /// The second move of the pair code at `at`: no bytes of its own, no sibling, its children
 /// (if any) right after the code.
 fn read_second(l: &Layout<'_>, at: usize) -> Result<RawEntry, DecodeError> {
-    let Some(&c) = l.bytes.get(at) else {
+    let Some((c, after)) = symbol(l, at) else {
         return err(at, "virtual position outside the blob");
     };
     let d = l.code_ext[c as usize];
@@ -1028,7 +1167,7 @@ fn read_second(l: &Layout<'_>, at: usize) -> Result<RawEntry, DecodeError> {
         return err(at, "virtual position on no pair code");
     }
     Ok(RawEntry {
-        start: at + 1,
+        start: after,
         point: super::from_small(l.code_second[c as usize]),
         colour_exception: false,
         kind: MoveType::Normal,
@@ -1039,12 +1178,11 @@ fn read_second(l: &Layout<'_>, at: usize) -> Result<RawEntry, DecodeError> {
         has_child: d & 7 == PAIR_CHAIN,
         ptr: None,
         skip: None,
-        end: at + 1,
+        end: after,
     })
 }
 
 fn read_slow(l: &Layout<'_>, pos: usize) -> Result<RawEntry, DecodeError> {
-    let b = l.bytes;
     let mut e = RawEntry {
         start: pos,
         point: Point::Pass,
@@ -1062,10 +1200,11 @@ fn read_slow(l: &Layout<'_>, pos: usize) -> Result<RawEntry, DecodeError> {
     let mut p = pos;
     let mut seen = 0u8; // prefix kinds seen, one bit each
     let code = loop {
-        let Some(&c) = b.get(p) else {
+        let Some((c, next)) = symbol(l, p) else {
             return err(p, "truncated entry");
         };
-        p += 1;
+        let at = p;
+        p = next;
         let bit = match c {
             TYPE..=0xFB if c > TYPE => {
                 e.kind = MoveType::from_bits(c - TYPE);
@@ -1084,7 +1223,7 @@ fn read_slow(l: &Layout<'_>, pos: usize) -> Result<RawEntry, DecodeError> {
                 8
             }
             PTR => {
-                let (v, q) = read_varint(b, p)?;
+                let (v, q) = varint(l, p)?;
                 if v == 0 || v > pos as u64 {
                     return err(p, "pointer outside the blob");
                 }
@@ -1092,13 +1231,14 @@ fn read_slow(l: &Layout<'_>, pos: usize) -> Result<RawEntry, DecodeError> {
                 e.ptr = Some(pos - v as usize);
                 16
             }
-            _ => break c,
+            _ => break (c, at),
         };
         if seen & bit != 0 {
-            return err(p - 1, "repeated prefix");
+            return err(at, "repeated prefix");
         }
         seen |= bit;
     };
+    let (code, code_at) = code;
     let class = if l.code_class[code as usize] != 0xFF {
         let d = l.code_ext[code as usize];
         e.point = super::from_small(l.code_point[code as usize]);
@@ -1108,7 +1248,7 @@ fn read_slow(l: &Layout<'_>, pos: usize) -> Result<RawEntry, DecodeError> {
             }
             e.has_child = true;
             e.has_sibling = d & PAIR_SIBLING != 0;
-            e.ptr = Some(VIRTUAL | (p - 1));
+            e.ptr = Some(VIRTUAL | code_at);
             e.end = p;
             return Ok(e);
         }
@@ -1130,44 +1270,50 @@ fn read_slow(l: &Layout<'_>, pos: usize) -> Result<RawEntry, DecodeError> {
         }
         (d & 7) as usize
     } else if (ESC..FAR).contains(&code) {
-        let Some(&q) = b.get(p) else {
+        let Some((q, next)) = symbol(l, p) else {
             return err(p, "truncated point");
         };
-        p += 1;
+        p = next;
         e.point = super::from_small(q);
         (code - ESC) as usize
     } else if (FAR..SETUP).contains(&code) {
-        let (pt, bits) = read_far(b, p)?;
+        let (Some((x, q)), at) = (symbol(l, p), p) else {
+            return err(p, "truncated point");
+        };
+        let Some((y, q)) = symbol(l, q) else {
+            return err(p, "truncated point");
+        };
+        let (pt, bits) = far_of(x, y, at)?;
         if bits != 0 {
-            return err(p, "unexpected bits in a far point");
+            return err(at, "unexpected bits in a far point");
         }
-        p += 2;
+        p = q;
         e.point = pt;
         (code - FAR) as usize
     } else if (SETUP..SETUP + CLASSES as u8).contains(&code) {
         if seen != 0 && seen != 16 {
             return err(pos, "move prefixes on a setup entry");
         }
-        let (n, q) = read_varint(b, p)?;
+        let (n, q) = varint(l, p)?;
         let n = n as usize;
-        if n > 25 * 25 || q + 2 * n > b.len() {
+        if n > 25 * 25 || q + l.stone_width() * n > l.limit() {
             return err(p, "bad setup stone count");
         }
         e.setup = Some((q, n));
-        p = q + 2 * n;
+        p = q + l.stone_width() * n;
         (code - SETUP) as usize
     } else {
-        return err(p - 1, "unused code");
+        return err(code_at, "unused code");
     };
     (e.has_sibling, e.has_child) = CLASS_BITS[class];
     if e.ptr.is_some() && (!e.has_child || class == 4) {
         return err(pos, "pointer on an entry without a child list of its own");
     }
     if class == 4 {
-        let (v, q) = read_varint(b, p)?;
+        let (v, q) = read_varint(l.bytes, p)?;
         p = q;
         let next = p as u64 + v;
-        if next > b.len() as u64 {
+        if next > l.bytes.len() as u64 {
             return err(pos, "skip field beyond the blob");
         }
         e.skip = Some(next as usize);

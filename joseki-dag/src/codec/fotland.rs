@@ -1,4 +1,4 @@
-//! Fotland's format, as `research/joseki.md` reconstructs it.
+//! Fotland's format, as reconstructed for the reference figures (docs/joseki.md).
 //!
 //! ```text
 //! table   62 point bytes ((x-1)<<4 | (y-1)), most frequent first (padded with unused points);
@@ -13,7 +13,7 @@
 //! far     x byte = reverse:1 | setup:1 | x:6 (0 = pass), y byte; a setup edge (x = 0, y = 0,
 //!         setup bit) is followed by a LEB128 count and 2 bytes per stone (colour:2 | x:6, y)
 //! ```
-//! The pass is a table "point" when it is common enough (research/joseki.md: "a 2-byte
+//! The pass is a table "point" when it is common enough (the reference reconstruction: "a 2-byte
 //! coordinate for moves with x or y > 16 and for passes not in the table"): GNU Go's files record
 //! tenuki as `tt` often enough for it to rank among the 62. Versions 1 and 2 had no pass in the
 //! table and still decode (their 0xFF table byte is the point (16, 16)).
@@ -42,6 +42,7 @@ pub(crate) fn header(bytes: &[u8], pos: usize, tree_moves: u64) -> Result<Layout
     }
     let table = &bytes[pos..end];
     Ok(Layout {
+        huff: None,
         bytes,
         enc: Encoding::Fotland,
         table,

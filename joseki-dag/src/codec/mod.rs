@@ -1,4 +1,4 @@
-//! Blob encodings of a [`Tree`]: Fotland's 1993 format as `research/joseki.md` reconstructs it,
+//! Blob encodings of a [`Tree`]: Fotland's 1993 format (as reconstructed, docs/joseki.md),
 //! the denser walkable default, and a range-coded storage form. The first two are depth-first
 //! (an entry, then its children, then its next sibling), byte-aligned, context-free per entry,
 //! and walked in place by [`crate::Walker`]; the packed form is decoded once ([`unpack`]).
@@ -11,6 +11,7 @@
 
 pub(crate) mod compact;
 pub(crate) mod fotland;
+pub(crate) mod huffman;
 pub(crate) mod packed;
 
 use crate::model::{Edge, MoveType, Point, Rel, Step, Tree, Vertex};
@@ -22,7 +23,8 @@ pub(crate) const MAGIC: &[u8; 2] = b"LJ";
 /// decode.
 pub(crate) const VERSION: u8 = 2;
 /// Compact version 3: pair codes whose first move has a sibling (two more pair groups). The
-/// encoder writes it; Compact version 1 and 2 blobs still decode.
+/// encoder writes it, or version 4 (`compact::HUFFMAN_VERSION`: the same entries Huffman
+/// coded) when that is smaller; Compact version 1 and 2 blobs still decode.
 pub(crate) const COMPACT_VERSION: u8 = 3;
 
 /// Which blob layout.
@@ -31,9 +33,9 @@ pub enum Encoding {
     /// Fotland's: `has_sibling:1 has_child:1 code:6`, 62-entry point table, escape, extension
     /// byte, 2/3-byte backward pointers where lines converge. No skip fields.
     Fotland,
-    /// The default: a joint code byte over (point, has_sibling, has_child) from a per-blob
-    /// table of up to 237 entries, one-byte prefixes for type / colour exception / flags /
-    /// pointer, and skip fields on large subtrees so a lookup jumps over earlier siblings.
+    /// The default: a joint code byte over (point, has_sibling, has_child, type, pass, colour
+    /// exception) and 2-move pair codes from a per-blob code space of 230 codes, one-byte
+    /// prefixes for the rest; version 4 Huffman codes those bytes when that is smaller.
     Compact,
     /// (c) Storage only: range coded with adaptive context models, decoded once at load time
     /// ([`unpack`] gives a Compact blob to walk). Not walkable in place.
@@ -97,6 +99,45 @@ pub(crate) struct Layout<'a> {
     pub code_second: [u8; 256],
     pub root: usize,
     pub tree_moves: u64,
+    /// Compact version 4: the symbols' decode table. Every position (entries, pointers,
+    /// `root`, `RawEntry` offsets, setup stones) is then in bits, not bytes.
+    pub huff: Option<huffman::Decoder>,
+}
+
+impl Layout<'_> {
+    /// The end of the blob in positions (bytes, or bits in version 4).
+    #[inline]
+    pub fn limit(&self) -> usize {
+        match self.huff {
+            None => self.bytes.len(),
+            Some(_) => self.bytes.len() * 8,
+        }
+    }
+    /// Positions per setup stone (2 bytes).
+    #[inline]
+    pub fn stone_width(&self) -> usize {
+        if self.huff.is_some() { 16 } else { 2 }
+    }
+    /// Positions count bits (version 4), not bytes.
+    #[inline]
+    pub fn in_bits(&self) -> bool {
+        self.huff.is_some()
+    }
+    /// The two bytes of setup stone `i` of a setup entry whose stones start at `at`.
+    #[inline]
+    pub fn stone(&self, at: usize, i: usize) -> Option<(u8, u8)> {
+        let p = at + self.stone_width() * i;
+        if p + self.stone_width() > self.limit() {
+            return None;
+        }
+        Some(match self.huff {
+            None => (self.bytes[p], self.bytes[p + 1]),
+            Some(_) => (
+                huffman::peek(self.bytes, p, 8) as u8,
+                huffman::peek(self.bytes, p + 8, 8) as u8,
+            ),
+        })
+    }
 }
 
 /// One decoded entry. Offsets are absolute in the blob.
@@ -204,7 +245,7 @@ pub(crate) fn parse_header(bytes: &[u8]) -> Result<Layout<'_>, DecodeError> {
     let version = bytes[2];
     let known = match bytes[3] {
         0 => (1..=fotland::VERSION_PASS_IN_TABLE).contains(&version),
-        1 => (1..=COMPACT_VERSION).contains(&version),
+        1 => (1..=compact::HUFFMAN_VERSION).contains(&version),
         _ => version == 1 || version == VERSION,
     };
     if !known {
@@ -280,6 +321,32 @@ pub(crate) fn skip_list(
         pending += e.has_sibling as usize + e.inline_children() as usize;
     }
     Ok(pos)
+}
+
+/// The start of every entry of the blob, in blob order (a pair code's second move, which has
+/// no bytes of its own, not included). Follows the structure, so it stops at the end of the
+/// root list (a version 4 blob's last byte may hold padding bits after it).
+pub(crate) fn entry_starts(l: &Layout<'_>) -> Result<Vec<usize>, DecodeError> {
+    let mut out = Vec::new();
+    if l.root >= l.limit() {
+        return Ok(out);
+    }
+    let (mut pos, mut pending) = (l.root, 1usize);
+    while pending > 0 {
+        let e = read_entry(l, pos)?;
+        pending -= 1;
+        if !is_virtual(pos) {
+            out.push(pos);
+        }
+        if let Some(v) = e.ptr.filter(|&p| is_virtual(p)) {
+            pending += 1 + e.has_sibling as usize;
+            pos = v;
+            continue;
+        }
+        pending += e.has_sibling as usize + e.inline_children() as usize;
+        pos = e.end;
+    }
+    Ok(out)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -444,7 +511,7 @@ pub fn encode(tree: &Tree, enc: Encoding) -> Vec<u8> {
     let plan = plan(tree);
     match enc {
         Encoding::Fotland => fotland::encode(&plan, &mut out),
-        Encoding::Compact => compact::encode(&plan, &mut out, compact::DEFAULT_SKIP_MIN),
+        Encoding::Compact => compact::encode(&plan, &mut out, compact::DEFAULT_SKIP_MIN, true),
         Encoding::Packed => packed::encode(&plan, &mut out),
     }
     out
@@ -455,14 +522,16 @@ pub fn unpack(bytes: &[u8]) -> Result<Vec<u8>, DecodeError> {
     Ok(encode(&decode(bytes)?, Encoding::Compact))
 }
 
-/// Encode with the Compact layout and a chosen skip threshold (subtree entries); for measuring.
+/// Encode with Compact version 3 (bytes, no Huffman layer) and a chosen skip threshold
+/// (subtree entries; `usize::MAX`: none, the version 3 default): for measuring, and for readers
+/// that predate version 4.
 pub fn encode_compact_with_skip(tree: &Tree, skip_min: usize) -> Vec<u8> {
     let mut out = Vec::new();
     out.extend_from_slice(MAGIC);
     out.push(COMPACT_VERSION);
     out.push(Encoding::Compact.id());
     write_varint(&mut out, tree.tree_moves(), varint_len(tree.tree_moves()));
-    compact::encode(&plan(tree), &mut out, skip_min);
+    compact::encode(&plan(tree), &mut out, skip_min, false);
     out
 }
 
@@ -503,6 +572,20 @@ fn packed_header(bytes: &[u8]) -> Result<Option<(u64, usize)>, DecodeError> {
 
 /// Decode a blob back into the tree it was encoded from (exact: `decode(encode(t)) == t`).
 pub fn decode(bytes: &[u8]) -> Result<Tree, DecodeError> {
+    if let Some((tree_moves, pos)) = packed_header(bytes)? {
+        return packed::decode(bytes, pos, tree_moves);
+    }
+    let l = parse_header(bytes)?;
+    // Version 4 positions are bits: errors name the byte.
+    decode_entries(&l).map_err(|mut e| {
+        if l.in_bits() {
+            e.offset /= 8;
+        }
+        e
+    })
+}
+
+fn decode_entries(l: &Layout<'_>) -> Result<Tree, DecodeError> {
     struct List {
         v: u32,
         pc: Rel,
@@ -511,12 +594,9 @@ pub fn decode(bytes: &[u8]) -> Result<Tree, DecodeError> {
         /// Where the skip field of the current entry says the sibling starts.
         expect: Option<usize>,
     }
-    if let Some((tree_moves, pos)) = packed_header(bytes)? {
-        return packed::decode(bytes, pos, tree_moves);
-    }
-    let l = parse_header(bytes)?;
+    let bytes = l.bytes;
     let mut vertices: Vec<Vertex> = vec![Vertex::default()];
-    if l.root >= bytes.len() {
+    if l.root >= l.limit() {
         return Ok(Tree::from_parts(vertices, l.tree_moves));
     }
     let mut owner: HashMap<usize, u32> = HashMap::new();
@@ -533,8 +613,8 @@ pub fn decode(bytes: &[u8]) -> Result<Tree, DecodeError> {
         let top = stack
             .last_mut()
             .expect("the loop ends when the stack empties");
-        let e = read_entry(&l, pos)?;
-        let step = to_step(&l, &e, top.pc)?;
+        let e = read_entry(l, pos)?;
+        let step = to_step(l, &e, top.pc)?;
         let colour = match &step {
             Step::Move(m) => m.colour,
             Step::Setup(_) => top.pc,
@@ -595,7 +675,15 @@ pub fn decode(bytes: &[u8]) -> Result<Tree, DecodeError> {
             }
         }
     }
-    if pos != bytes.len() {
+    if l.in_bits() {
+        // Padding: zero bits to the end of the last byte.
+        if pos.div_ceil(8) != bytes.len() {
+            return err(pos, "trailing bytes after the root list");
+        }
+        if pos % 8 != 0 && huffman::peek(bytes, pos, (8 - pos % 8) as u32) != 0 {
+            return err(pos, "padding bits are not zero");
+        }
+    } else if pos != bytes.len() {
         return err(pos, "trailing bytes after the root list");
     }
     Ok(Tree::from_parts(vertices, l.tree_moves))
@@ -605,8 +693,8 @@ fn to_step(l: &Layout<'_>, e: &RawEntry, pc: Rel) -> Result<Step, DecodeError> {
     if let Some((at, count)) = e.setup {
         let mut stones = Vec::with_capacity(count.min(1024));
         for k in 0..count {
-            let p = at + 2 * k;
-            let (Some(&a), Some(&b)) = (l.bytes.get(p), l.bytes.get(p + 1)) else {
+            let p = at + l.stone_width() * k;
+            let Some((a, b)) = l.stone(at, k) else {
                 return err(p, "truncated setup stones");
             };
             let colour = match a >> 6 {
@@ -661,6 +749,11 @@ pub(crate) fn read_far(bytes: &[u8], pos: usize) -> Result<(Point, u8), DecodeEr
     let (Some(&a), Some(&b)) = (bytes.get(pos), bytes.get(pos + 1)) else {
         return err(pos, "truncated point");
     };
+    far_of(a, b, pos)
+}
+
+/// A two-byte point `a`, `b` read at `pos`: (point, the two flag bits of `a`).
+pub(crate) fn far_of(a: u8, b: u8, pos: usize) -> Result<(Point, u8), DecodeError> {
     let x = a & 0x3f;
     if x == 0 {
         if b != 0 {

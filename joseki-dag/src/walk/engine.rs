@@ -174,7 +174,7 @@ const RECTS_OF: [u16; 16] = {
 };
 
 /// An incremental lookup: play the moves of a game one at a time, ask for the book's
-/// continuations whenever needed. It is `Copy` (about 400 bytes, no heap), so an engine can
+/// continuations whenever needed. It is `Copy` (about 800 bytes, no heap), so an engine can
 /// save and restore it around a search.
 ///
 /// The 32 frames (4 corners x 4 rectangles x 2 orientations) are walks; bitmasks say which are
@@ -215,6 +215,12 @@ pub struct BookCursor<'w, 'a> {
     at: [At; WALKS],
     followed: [u16; WALKS],
     left: [u32; WALKS],
+    /// Per walk, the other reading of its first stone when that stone is both a book move at
+    /// the root and a stone of a root setup edge (a line opening with setup stones): the walk
+    /// follows the move and falls back on this reading if the move line leaves the book.
+    alt: [At; WALKS],
+    /// Walks with an `alt` reading alive.
+    alt_live: u32,
 }
 
 impl<'w, 'a> BookCursor<'w, 'a> {
@@ -244,6 +250,8 @@ impl<'w, 'a> BookCursor<'w, 'a> {
             at: [At::new(LEAF, Rel::Opposite); WALKS],
             followed: [0; WALKS],
             left: [u32::MAX; WALKS],
+            alt: [At::new(LEAF, Rel::Opposite); WALKS],
+            alt_live: 0,
         }
     }
 
@@ -338,10 +346,13 @@ impl<'w, 'a> BookCursor<'w, 'a> {
             for t in 0..2 {
                 let (a, b) = (2 * i + t, 2 * quarter + t);
                 self.at[a] = self.at[b];
+                self.alt[a] = self.alt[b];
                 self.followed[a] = self.followed[b];
                 self.left[a] = self.left[b];
             }
             self.live = self.live & !(3 << (2 * i)) | (self.live >> (2 * quarter) & 3) << (2 * i);
+            self.alt_live =
+                self.alt_live & !(3 << (2 * i)) | (self.alt_live >> (2 * quarter) & 3) << (2 * i);
             self.shared = self.shared & !bit | ((self.shared >> quarter) & 1) << i;
             self.done = self.done & !bit | ((self.done >> quarter) & 1) << i;
             return;
@@ -350,6 +361,7 @@ impl<'w, 'a> BookCursor<'w, 'a> {
         let root = self.walker.root_at();
         self.at[2 * i] = root;
         self.at[2 * i + 1] = root;
+        self.alt_live &= !(3 << (2 * i));
         self.live |= 3 << (2 * i);
         self.shared |= bit;
     }
@@ -369,6 +381,8 @@ impl<'w, 'a> BookCursor<'w, 'a> {
                 // On the diagonal: one step serves both orientations.
                 self.step_walk(a, rel, (cx, cy), k);
                 self.at[b] = self.at[a];
+                self.alt[b] = self.alt[a];
+                self.alt_live = self.alt_live & !(1 << b) | (self.alt_live >> a & 1) << b;
                 self.followed[b] = self.followed[a];
                 self.left[b] = self.left[a];
                 self.live = self.live & !(1 << b) | (self.live >> a & 1) << b;
@@ -393,9 +407,9 @@ impl<'w, 'a> BookCursor<'w, 'a> {
     }
 
     #[inline(always)]
-    fn step_walk(&mut self, j: usize, rel: Rel, p: (u8, u8), k: u32) {
+    fn step_walk(&mut self, j: usize, rel0: Rel, p: (u8, u8), k: u32) {
         let at = self.at[j];
-        let rel = if at.flip { rel.flip() } else { rel };
+        let rel = if at.flip { rel0.flip() } else { rel0 };
         let next = match self.table {
             Some(t) if at.got == 0 => t
                 .step_xy(at, rel, p.0, p.1, &mut self.work.probes)
@@ -408,7 +422,28 @@ impl<'w, 'a> BookCursor<'w, 'a> {
                 .walker
                 .step(at, rel, Point::at(p.0, p.1), &mut self.work),
         };
-        match next {
+        let alt = if self.alt_live & (1 << j) != 0 {
+            self.step_alt(j, rel0, p)
+        } else if next.is_some() && self.walker.has_root_setups() && at == self.walker.root_at() {
+            // A first stone that is a book move and also a stone of a root setup edge: keep
+            // the setup reading beside the move.
+            self.walker
+                .setup_step(at, rel, Point::at(p.0, p.1), &mut self.work)
+                .filter(|&s| Some(s) != next)
+        } else {
+            None
+        };
+        self.alt_live &= !(1 << j);
+        if let Some(a) = alt {
+            self.alt[j] = a;
+            self.alt_live |= 1 << j;
+        }
+        match next.or_else(|| {
+            // The move line left the book: the setup reading stands in for it.
+            let a = alt?;
+            self.alt_live &= !(1 << j);
+            Some(a)
+        }) {
             Some(next) => {
                 self.at[j] = next;
                 self.followed[j] = self.followed[j].saturating_add(1);
@@ -418,6 +453,16 @@ impl<'w, 'a> BookCursor<'w, 'a> {
                 self.live &= !(1 << j);
             }
         }
+    }
+
+    /// One move on walk `j`'s other reading (see [`BookCursor::alt`]).
+    #[cold]
+    #[inline(never)]
+    fn step_alt(&mut self, j: usize, rel0: Rel, p: (u8, u8)) -> Option<At> {
+        let a = self.alt[j];
+        let rel = if a.flip { rel0.flip() } else { rel0 };
+        self.walker
+            .step(a, rel, Point::at(p.0, p.1), &mut self.work)
     }
 
     /// The book's answer for the moves played so far, for `to_move`. Continuations come from
@@ -459,10 +504,17 @@ impl<'w, 'a> BookCursor<'w, 'a> {
                 book.state = BookState::InBook;
                 book.followed = self.n(c, r) as usize;
                 for t in 0..2 {
-                    if self.alive(i, t) {
-                        book.orientations |= 1 << t;
-                        let frame = book.frame(self.size, t == 1);
-                        let at = w.settle(self.at[2 * i + t], &mut work);
+                    if !self.alive(i, t) {
+                        continue;
+                    }
+                    book.orientations |= 1 << t;
+                    let frame = book.frame(self.size, t == 1);
+                    let j = 2 * i + t;
+                    // The walk, and its setup reading where both stand (one position reached
+                    // by moves and by setup stones: both lines' continuations).
+                    let alt = (self.alt_live & (1 << j) != 0).then_some(self.alt[j]);
+                    for at in std::iter::once(self.at[j]).chain(alt) {
+                        let at = w.settle(at, &mut work);
                         // The colour the book calls `Same` (the first stone's, or the other
                         // one after a line that opened with the other side's setup stones).
                         let first = if at.flip {

@@ -100,7 +100,7 @@ pub(crate) const CHILD: u8 = 2;
 
 pub(crate) fn meta(l: &Layout<'_>) -> [u8; 256] {
     let mut m = [0u8; 256];
-    if l.enc == Encoding::Compact {
+    if l.enc == Encoding::Compact && !l.in_bits() {
         for (c, slot) in m.iter_mut().enumerate() {
             let class = l.code_class[c];
             if class < 4 {
@@ -123,7 +123,7 @@ impl Walker<'_> {
     #[inline]
     pub(crate) fn root_at(&self) -> At {
         At::new(
-            if self.l.root < self.l.bytes.len() {
+            if self.l.root < self.l.limit() {
                 self.l.root as u32
             } else {
                 LEAF
@@ -237,10 +237,9 @@ impl Walker<'_> {
                 let want = if f == 1 { rel.flip() } else { rel };
                 let (mut added, mut holds) = (0usize, false);
                 for i in 0..count {
-                    let (a, b) = (
-                        self.l.bytes[stones + 2 * i],
-                        self.l.bytes[stones + 2 * i + 1],
-                    );
+                    let Some((a, b)) = self.l.stone(stones, i) else {
+                        continue;
+                    };
                     let colour = match a >> 6 {
                         0 => Rel::Same,
                         1 => Rel::Opposite,
@@ -313,10 +312,9 @@ impl Walker<'_> {
                 break;
             };
             for i in 0..count {
-                let (a, b) = (
-                    self.l.bytes[stones + 2 * i],
-                    self.l.bytes[stones + 2 * i + 1],
-                );
+                let Some((a, b)) = self.l.stone(stones, i) else {
+                    continue;
+                };
                 let colour = match a >> 6 {
                     0 => Rel::Same,
                     1 => Rel::Opposite,

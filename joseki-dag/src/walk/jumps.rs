@@ -35,7 +35,9 @@ impl Jumps {
             resume: bool,
         }
         let mut found: Vec<(u32, u32)> = Vec::new();
-        let n = l.bytes.len();
+        let n = l.limit();
+        // JUMP_MIN bytes (Compact version 4 counts positions in bits).
+        let min = JUMP_MIN * if l.in_bits() { 8 } else { 1 };
         if l.root < n {
             let mut stack = vec![List {
                 key: list_key(l.root),
@@ -64,7 +66,7 @@ impl Jumps {
                 // The list ended here: close it and every list whose last entry it ended.
                 loop {
                     let done = stack.pop().expect("non-empty");
-                    if done.record && pos - done.start >= JUMP_MIN {
+                    if done.record && pos - done.start >= min {
                         found.push((done.key, pos as u32));
                     }
                     match stack.last() {

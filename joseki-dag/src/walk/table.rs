@@ -59,7 +59,7 @@ impl Transitions {
     /// mark on each list that holds setup edges. The blob was validated.
     /// `min_len`: hold the moves of lists of at least this many moves only (0 or 1: all).
     pub(crate) fn build(l: &Layout<'_>, jumps: &Jumps, min_len: usize) -> Transitions {
-        let n = l.bytes.len();
+        let n = l.limit();
         let mut moves: Vec<(u64, u32)> = Vec::new();
         let mut visited = vec![false; n];
         let mut lists = 0;

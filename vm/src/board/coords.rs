@@ -84,6 +84,7 @@ pub struct Name {
 }
 
 impl Name {
+    /// The vertex as text (`D4`).
     pub fn as_str(&self) -> &str {
         // Only ASCII is ever written.
         core::str::from_utf8(&self.buf[..self.len as usize]).unwrap_or("")

@@ -12,23 +12,40 @@ use super::{Board, Colour};
 /// A diagram that is not a valid position: where (1-based line and column, in characters) and why.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct DiagramError {
+    /// 1-based line of the diagram.
     pub line: u32,
+    /// 1-based column, in characters.
     pub column: u32,
+    /// What is wrong.
     pub kind: DiagramErrorKind,
 }
 
+/// Why a diagram is not a valid position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum DiagramErrorKind {
     /// A character that is not a cell (`X`, `O`, `.`, `+`) nor whitespace.
     UnexpectedChar(char),
     /// A row with a different number of cells than the first row.
-    RaggedRow { expected: u32, found: u32 },
+    RaggedRow {
+        /// Cells in the first row.
+        expected: u32,
+        /// Cells in this row.
+        found: u32,
+    },
     /// More than 25 rows or cells in a row.
     TooLarge,
     /// As many rows as the size, but rows have another length.
-    NotSquare { rows: u32, columns: u32 },
+    NotSquare {
+        /// Rows given.
+        rows: u32,
+        /// Cells per row.
+        columns: u32,
+    },
     /// Fewer than 5 rows.
-    TooSmall { rows: u32 },
+    TooSmall {
+        /// Rows given.
+        rows: u32,
+    },
     /// No rows at all.
     Empty,
     /// `to_move:` not followed by `B` or `W`, or given twice.

@@ -44,7 +44,12 @@ pub enum MovesError {
     /// The size is not in 5..=25.
     BadSize(u8),
     /// Move number `index` (from 0) was refused.
-    Illegal { index: usize, error: PlayError },
+    Illegal {
+        /// The move's position in the list, from 0.
+        index: usize,
+        /// Why the board refused it.
+        error: PlayError,
+    },
 }
 
 impl fmt::Display for MovesError {

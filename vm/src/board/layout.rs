@@ -2,7 +2,9 @@
 //! boards smaller than 25, everything beyond the board) is marked off-board, so neighbour
 //! lookups need no bounds checks.
 
+/// Smallest board side the reference board supports.
 pub const MIN_SIZE: u8 = 5;
+/// Largest board side the reference board supports.
 pub const MAX_SIZE: u8 = 25;
 /// Row stride of the padded grid.
 pub const STRIDE: usize = MAX_SIZE as usize + 2;

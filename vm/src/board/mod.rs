@@ -214,6 +214,7 @@ impl Board {
         Ok(b)
     }
 
+    /// The board side (5..=25).
     #[inline]
     pub fn size(&self) -> u8 {
         self.size

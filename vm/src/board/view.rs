@@ -4,11 +4,14 @@
 /// A player's colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Colour {
+    /// Black (plays first).
     Black,
+    /// White.
     White,
 }
 
 impl Colour {
+    /// The other colour.
     pub const fn opponent(self) -> Colour {
         match self {
             Colour::Black => Colour::White,
@@ -20,7 +23,9 @@ impl Colour {
 /// What occupies a point (absolute colours; the matcher applies the perspective).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Point {
+    /// No stone.
     Empty,
+    /// A stone of this colour.
     Stone(Colour),
     /// Outside the board.
     Off,

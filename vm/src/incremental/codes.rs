@@ -57,7 +57,7 @@ pub const fn swap_colours(code: u16) -> u16 {
 }
 
 /// The 3x3 codes of every point of one board, updated from the board after each change.
-/// See the [module docs](self). About 3 KB; no allocation.
+/// How the codes are kept: `vm/src/incremental/codes.rs`. About 3 KB; no allocation.
 #[derive(Clone)]
 pub struct Codes3x3 {
     snap: Snapshot,

@@ -31,16 +31,20 @@ use crate::rom::{ClassId, Rom};
 pub struct MatchId(pub u64);
 
 impl MatchId {
+    /// The id of a match.
     pub fn of(m: &Match) -> MatchId {
         let (x, y) = (m.focus.0 as u64 & 0xFF, m.focus.1 as u64 & 0xFF);
         MatchId(y << 48 | x << 40 | (m.pattern as u64) << 8 | m.orientation as u64)
     }
+    /// The match's focus `(x, y)`.
     pub fn focus(self) -> (i32, i32) {
         ((self.0 >> 40 & 0xFF) as i32, (self.0 >> 48 & 0xFF) as i32)
     }
+    /// The match's pattern id ([`Match::pattern`]).
     pub fn pattern(self) -> u32 {
         (self.0 >> 8) as u32
     }
+    /// The orientation (0..8) the pattern matched in.
     pub fn orientation(self) -> u8 {
         self.0 as u8
     }
@@ -301,9 +305,11 @@ impl IncrementalScan {
         })
     }
 
+    /// The query the set tracks.
     pub fn query(&self) -> &Query {
         &self.query
     }
+    /// How far the class looks from a focus (what an update re-checks around a change).
     pub fn reach(&self) -> Reach {
         self.reach
     }

@@ -1,4 +1,4 @@
-//! Board-parallel whole-board scan (`research/perf.md` sections 5 and 8.4).
+//! Board-parallel whole-board scan (docs/performance.md, "Whole-board scan: board-parallel").
 //!
 //! Instead of matching every entry at every focus, each oriented entry is matched at all foci
 //! at once: the board is held as bit planes over the anchor points (bit `y * size + x`), and an
@@ -15,9 +15,7 @@
 //! keyed by `(dx, dy, allowed)`, built once per scan and kept in a [`ScanScratch`] cache.
 
 use super::dispatch::Keys;
-use super::{
-    Ctx, Geometry, Host, MatchBuf, Orientations, Query, Scratch, focus_ok, run_class_with,
-};
+use super::{Ctx, Geometry, Host, Orientations, Query, Scratch, Sink, focus_ok, run_class_with};
 use crate::board::{BoardView, Colour};
 use crate::geometry::Orientation;
 use crate::rom::layout::{RING, WORD_BASE, WORD_FIRST, WORD_POINTS};
@@ -82,6 +80,7 @@ impl Default for ScanScratch {
 }
 
 impl ScanScratch {
+    /// Zeroed scratch (part of [`super::Scratch`]; no allocation).
     pub const fn new() -> Self {
         ScanScratch {
             dir: [0; KEYS + 1],
@@ -499,9 +498,13 @@ impl Geometry for Hits<'_> {
 /// A rectangle of foci: columns `x0..x1`, rows `y0..y1` (clipped to the board).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Area {
+    /// First column.
     pub x0: i32,
+    /// First row.
     pub y0: i32,
+    /// One past the last column.
     pub x1: i32,
+    /// One past the last row.
     pub y1: i32,
 }
 
@@ -536,7 +539,7 @@ pub(crate) fn fits<B: BoardView + ?Sized>(class: &ClassInfo<'_>, board: &B) -> b
 /// The plane scan of `q` over `area`, the entries' keys from `keys`. `None` (nothing written)
 /// when this scan cannot take the path ([`fits`]).
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn scan<B: BoardView + ?Sized, H: Host + ?Sized>(
+pub(crate) fn scan<B: BoardView + ?Sized, H: Host + ?Sized, O: Sink + ?Sized>(
     keys: Keys<'_>,
     rom: &Rom<'_>,
     board: &B,
@@ -545,7 +548,7 @@ pub(crate) fn scan<B: BoardView + ?Sized, H: Host + ?Sized>(
     class: &ClassInfo<'_>,
     area: Area,
     scratch: &mut Scratch,
-    out: &mut MatchBuf<'_>,
+    out: &mut O,
 ) -> Option<usize> {
     if !fits(class, board) {
         return None;
@@ -561,15 +564,15 @@ pub(crate) fn scan<B: BoardView + ?Sized, H: Host + ?Sized>(
         return Some(0);
     }
     match ((s * s) as usize).div_ceil(64) {
-        1..=2 => scan_n::<B, H, 2>(keys, rom, board, host, q, class, area, scratch, out),
-        3 => scan_n::<B, H, 3>(keys, rom, board, host, q, class, area, scratch, out),
-        4..=6 => scan_n::<B, H, 6>(keys, rom, board, host, q, class, area, scratch, out),
-        _ => scan_n::<B, H, 10>(keys, rom, board, host, q, class, area, scratch, out),
+        1..=2 => scan_n::<B, H, O, 2>(keys, rom, board, host, q, class, area, scratch, out),
+        3 => scan_n::<B, H, O, 3>(keys, rom, board, host, q, class, area, scratch, out),
+        4..=6 => scan_n::<B, H, O, 6>(keys, rom, board, host, q, class, area, scratch, out),
+        _ => scan_n::<B, H, O, 10>(keys, rom, board, host, q, class, area, scratch, out),
     }
 }
 
 #[allow(clippy::too_many_arguments)]
-fn scan_n<B: BoardView + ?Sized, H: Host + ?Sized, const N: usize>(
+fn scan_n<B: BoardView + ?Sized, H: Host + ?Sized, O: Sink + ?Sized, const N: usize>(
     keys: Keys<'_>,
     rom: &Rom<'_>,
     board: &B,
@@ -578,7 +581,7 @@ fn scan_n<B: BoardView + ?Sized, H: Host + ?Sized, const N: usize>(
     class: &ClassInfo<'_>,
     area: Area,
     scratch: &mut Scratch,
-    out: &mut MatchBuf<'_>,
+    out: &mut O,
 ) -> Option<usize> {
     let s = board.size() as i32;
     let Scratch { active, scan: sc } = &mut *scratch;
@@ -744,7 +747,7 @@ fn collect<const N: usize>(
 /// Runs the class program, row by row, at every focus of `band` with hits (or a default):
 /// `raw[..hits]` sorted, a focus's hits are one run.
 #[allow(clippy::too_many_arguments)]
-fn emit<B: BoardView + ?Sized, H: Host + ?Sized, const N: usize>(
+fn emit<B: BoardView + ?Sized, H: Host + ?Sized, O: Sink + ?Sized, const N: usize>(
     rom: &Rom<'_>,
     board: &B,
     host: &H,
@@ -754,7 +757,7 @@ fn emit<B: BoardView + ?Sized, H: Host + ?Sized, const N: usize>(
     sc: &mut ScanScratch,
     band: &[u64; N],
     hits: usize,
-    out: &mut MatchBuf<'_>,
+    out: &mut O,
 ) -> usize {
     let has_default = class.default_value().is_some();
     if hits == 0 && !has_default {

@@ -28,7 +28,7 @@
 
 use super::board_parallel::{self, Area};
 use super::kernel::{Cells, Grid, Packed};
-use super::{CallScratch, Ctx, Host, MatchBuf, Query, Scratch, focus_ok, run_class_with, view};
+use super::{CallScratch, Ctx, Host, Query, Scratch, Sink, focus_ok, run_class_with, view};
 use crate::board::BoardView;
 use crate::rom::lut::ClassLut;
 use crate::rom::sliced::ClassSlices;
@@ -96,7 +96,7 @@ pub(crate) enum Keys<'p> {
 
 /// A single call at one focus: [`Rom::match_at`].
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn match_at<B: BoardView + ?Sized, H: Host + ?Sized>(
+pub(crate) fn match_at<B: BoardView + ?Sized, H: Host + ?Sized, O: Sink + ?Sized>(
     rom: &Rom<'_>,
     board: &B,
     host: &H,
@@ -104,7 +104,7 @@ pub(crate) fn match_at<B: BoardView + ?Sized, H: Host + ?Sized>(
     x: i32,
     y: i32,
     scratch: &mut impl CallScratch,
-    out: &mut MatchBuf<'_>,
+    out: &mut O,
 ) -> usize {
     let Some(class) = rom.class(q.class) else {
         return 0;
@@ -117,7 +117,7 @@ pub(crate) fn match_at<B: BoardView + ?Sized, H: Host + ?Sized>(
 /// The class program at one focus through `kernel` (nothing when the focus does not admit
 /// the class). Scans call it with a kernel chosen once for all their foci.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn match_focus<B: BoardView + ?Sized, H: Host + ?Sized>(
+pub(crate) fn match_focus<B: BoardView + ?Sized, H: Host + ?Sized, O: Sink + ?Sized>(
     rom: &Rom<'_>,
     board: &B,
     host: &H,
@@ -127,7 +127,7 @@ pub(crate) fn match_focus<B: BoardView + ?Sized, H: Host + ?Sized>(
     x: i32,
     y: i32,
     stack: &mut [u8; MAX_GLOB_DEPTH + 1],
-    out: &mut MatchBuf<'_>,
+    out: &mut O,
 ) -> usize {
     if !focus_ok(class, board, q.perspective, x, y) {
         return 0;
@@ -166,12 +166,12 @@ pub(crate) fn match_focus<B: BoardView + ?Sized, H: Host + ?Sized>(
     }
 }
 
-fn run_cells<B: BoardView + ?Sized, H: Host + ?Sized>(
+fn run_cells<B: BoardView + ?Sized, H: Host + ?Sized, O: Sink + ?Sized>(
     ctx: &Ctx<'_, '_, B, H>,
     class: &ClassInfo<'_>,
     qmask: u8,
     stack: &mut [u8; MAX_GLOB_DEPTH + 1],
-    out: &mut MatchBuf<'_>,
+    out: &mut O,
 ) -> usize {
     let mut g = Cells {
         rom: ctx.rom,
@@ -185,7 +185,7 @@ fn run_cells<B: BoardView + ?Sized, H: Host + ?Sized>(
 
 /// Every focus of `area` (clipped to the board), row by row, one kernel call each.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn per_focus<B: BoardView + ?Sized, H: Host + ?Sized>(
+pub(crate) fn per_focus<B: BoardView + ?Sized, H: Host + ?Sized, O: Sink + ?Sized>(
     rom: &Rom<'_>,
     board: &B,
     host: &H,
@@ -193,7 +193,7 @@ pub(crate) fn per_focus<B: BoardView + ?Sized, H: Host + ?Sized>(
     class: &ClassInfo<'_>,
     area: Area,
     stack: &mut [u8; MAX_GLOB_DEPTH + 1],
-    out: &mut MatchBuf<'_>,
+    out: &mut O,
 ) -> usize {
     let kernel = FocusKernel::choose(rom, class, board);
     let s = board.size() as i32;
@@ -260,7 +260,7 @@ pub(crate) fn scan_kernel<B: BoardView + ?Sized>(
 /// overrides the choice (the forced paths [`Rom::scan_parallel`] and [`Rom::scan_points`]);
 /// a forced plane scan that cannot run returns `None` with nothing written.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn scan<B: BoardView + ?Sized, H: Host + ?Sized>(
+pub(crate) fn scan<B: BoardView + ?Sized, H: Host + ?Sized, O: Sink + ?Sized>(
     keys: Keys<'_>,
     strategy: Option<ScanKernel>,
     rom: &Rom<'_>,
@@ -269,7 +269,7 @@ pub(crate) fn scan<B: BoardView + ?Sized, H: Host + ?Sized>(
     q: &Query,
     area: Area,
     scratch: &mut Scratch,
-    out: &mut MatchBuf<'_>,
+    out: &mut O,
 ) -> Option<usize> {
     let Some(class) = rom.class(q.class) else {
         return Some(0);

@@ -3,15 +3,10 @@
 //! tables for them), and the general paths for fields larger than 7x7. Which filter serves a
 //! call is decided in [`super::dispatch`].
 
-use super::{Geometry, view};
+use super::Geometry;
 use crate::board::{BoardView, Colour};
 use crate::geometry::Orientation;
 use crate::rom::{ClassInfo, Rom};
-
-/// The packed view words of a focus point (exposed for benchmarks and tools).
-pub fn view_words<B: BoardView + ?Sized>(b: &B, persp: Colour, x: i32, y: i32) -> [u64; 3] {
-    view::build(b, persp, x, y)
-}
 
 /// The packed mask kernel: a class's mask words against one view.
 pub(crate) struct Packed<'a> {

@@ -25,6 +25,7 @@ mod dispatch;
 mod kernel;
 mod lens;
 pub(crate) mod lut;
+mod results;
 #[allow(unsafe_code)]
 pub mod simd;
 mod sliced;
@@ -33,11 +34,23 @@ pub(crate) mod view;
 #[cfg(feature = "alloc")]
 pub use board_parallel::ScanPlan;
 pub use board_parallel::{Area, ScanScratch};
-pub use kernel::view_words;
+pub(crate) use results::Sink;
+pub use results::{Hit, HitBuf};
+#[cfg(feature = "bench-internals")]
+pub use view::build as view_words;
 
 use crate::board::{BoardView, Colour, Point};
 use crate::geometry::Orientation;
-use crate::rom::{ClassId, ClassInfo, Item, MAX_GLOB_DEPTH, Mode, RawResult, Rom};
+use crate::rom::records::PatternRec;
+use crate::rom::{
+    ClassId, ClassInfo, Item, MAX_GLOB_DEPTH, Mode, NONE as NO_RESULT, RawResult, Rom, Section,
+};
+
+/// The record of pattern `p` (one decode for all the class program reads of it).
+#[inline(always)]
+fn pattern_rec(rom: &Rom<'_>, p: u32) -> PatternRec {
+    rom.t(Section::Patterns).rec(p as usize)
+}
 
 /// `Match::pattern` of a class default.
 pub const DEFAULT_PATTERN: u32 = u32::MAX;
@@ -45,20 +58,27 @@ pub const DEFAULT_PATTERN: u32 = u32::MAX;
 /// An argument passed to an engine predicate: points in board coordinates, colours absolute.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HostArg {
+    /// A board point `(x, y)`; may be off the board.
     Point(i32, i32),
+    /// A constant from the pattern.
     Int(i32),
+    /// `friend` or `foe` resolved against the query's perspective.
     Colour(Colour),
 }
 
 /// What the engine supplies: globals, `extern` predicates and mark bits (all by index as the
 /// ROM's globals/externs tables list them). Must be pure during one call.
 pub trait Host {
+    /// The value of global `index` ([`crate::Rom::global_name`] names it).
     fn global(&self, _index: u16) -> i32 {
         0
     }
+    /// Extern predicate `index` ([`crate::Rom::extern_info`]) on these arguments: 0 is
+    /// false, anything else true.
     fn call(&self, _index: u16, _args: &[HostArg]) -> i32 {
         0
     }
+    /// The engine's mark bit on a board point (`mark(p)` in tests).
     fn mark(&self, _x: i32, _y: i32) -> bool {
         false
     }
@@ -72,10 +92,12 @@ impl Host for NoHost {}
 /// Which orientation variants to try.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Orientations {
+    /// Every variant.
     All,
     /// Only variants whose "up" points from the focus at the board point `toward` (which must
     /// be an orthogonal neighbour of the focus; otherwise nothing is tried at that focus).
     Up {
+        /// The board point "up" points at.
         toward: (i32, i32),
     },
     /// A bit set over orientation indices.
@@ -102,44 +124,69 @@ impl Orientations {
     }
 }
 
+/// What to match: a class, whose side to read the board for, which orientations.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Query {
+    /// The class ([`crate::Rom::class_by_name`]).
     pub class: ClassId,
+    /// The colour patterns call friend.
     pub perspective: Colour,
+    /// Which orientation variants to try.
     pub orientations: Orientations,
 }
 
+/// A match's result in board coordinates (the stored offsets mapped through the matched
+/// orientation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MatchResult {
+    /// Suggest the move at `(x, y)`.
     Move {
+        /// Column, 0 = west.
         x: i32,
+        /// Row, 0 = north.
         y: i32,
+        /// The pattern's value for the move.
         value: i32,
+        /// Engine-defined descriptor bits.
         bits: u32,
+        /// The follow-up sequence ([`crate::Rom::sequence`]).
         sequence: Option<u32>,
     },
+    /// Do not play at `(x, y)` (already applied to this call's later suggestions).
     Reject {
+        /// Column, 0 = west.
         x: i32,
+        /// Row, 0 = north.
         y: i32,
     },
+    /// A value with no move.
     Value {
+        /// The value.
         value: i32,
+        /// Engine-defined descriptor bits.
         bits: u32,
     },
+    /// No result ([`Match::EMPTY`]'s filler).
     None,
 }
 
+/// One match: which pattern, where, in which orientation, with what result.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Match {
     /// `PatternSpec::id` ([`DEFAULT_PATTERN`] for a class default; the field index for lenses).
     pub pattern: u32,
+    /// The orientation (0..8) the pattern matched in.
     pub orientation: u8,
+    /// The focus point `(x, y)` (for lenses, the first endpoint).
     pub focus: (i32, i32),
+    /// What the pattern yields there.
     pub result: MatchResult,
+    /// The pattern's priority.
     pub priority: i32,
 }
 
 impl Match {
+    /// A filler for output slots: `[Match::EMPTY; 64]`.
     pub const EMPTY: Match = Match {
         pattern: 0,
         orientation: 0,
@@ -159,6 +206,7 @@ pub struct MatchBuf<'b> {
 }
 
 impl<'b> MatchBuf<'b> {
+    /// An empty buffer writing into `slots` (its capacity).
     pub fn new(slots: &'b mut [Match]) -> Self {
         MatchBuf {
             slots,
@@ -166,12 +214,15 @@ impl<'b> MatchBuf<'b> {
             dropped: 0,
         }
     }
+    /// The matches stored so far, in the order found.
     pub fn as_slice(&self) -> &[Match] {
         &self.slots[..self.len]
     }
+    /// Number of matches stored.
     pub fn len(&self) -> usize {
         self.len
     }
+    /// Whether no match is stored.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
@@ -179,6 +230,7 @@ impl<'b> MatchBuf<'b> {
     pub fn dropped(&self) -> usize {
         self.dropped
     }
+    /// Forgets every match and the dropped count (the slots are reused).
     pub fn clear(&mut self) {
         self.len = 0;
         self.dropped = 0;
@@ -225,6 +277,7 @@ impl Default for FocusScratch {
 }
 
 impl FocusScratch {
+    /// Zeroed scratch (17 bytes; no allocation).
     pub const fn new() -> Self {
         FocusScratch {
             active: [0; MAX_GLOB_DEPTH + 1],
@@ -271,6 +324,7 @@ impl Default for Scratch {
 }
 
 impl Scratch {
+    /// Zeroed scratch (about 210 KiB: box it, or keep one per thread).
     pub const fn new() -> Self {
         Scratch {
             active: FocusScratch::new(),
@@ -318,6 +372,13 @@ impl<B: BoardView + ?Sized, H: Host + ?Sized> Ctx<'_, '_, B, H> {
         p.tests()
             .all(|(code, _)| bytecode_eval::eval(code, self, t) != 0)
     }
+
+    /// [`Ctx::tests_pass`] from the pattern's record (read once by the caller).
+    #[inline]
+    fn tests_pass_rec(&self, p: &PatternRec, t: Orientation) -> bool {
+        (p.first_test..p.first_test + p.test_count)
+            .all(|i| bytecode_eval::eval(self.rom.test(i).0, self, t) != 0)
+    }
 }
 
 /// Whether the focus admits the class at all.
@@ -332,13 +393,13 @@ pub(crate) fn focus_ok<B: BoardView + ?Sized>(
 }
 
 /// Run a class program at one focus with the given geometry. Returns matches written.
-pub(crate) fn run_class<B: BoardView + ?Sized, H: Host + ?Sized, G: Geometry>(
+pub(crate) fn run_class<B: BoardView + ?Sized, H: Host + ?Sized, G: Geometry, O: Sink + ?Sized>(
     ctx: &Ctx<'_, '_, B, H>,
     class: &ClassInfo<'_>,
     qmask: u8,
     geo: &mut G,
     scratch: &mut impl CallScratch,
-    out: &mut MatchBuf<'_>,
+    out: &mut O,
 ) -> usize {
     let stack = &mut scratch.focus_scratch().active;
     run_class_with(ctx, class, qmask, geo, stack, out)
@@ -346,21 +407,26 @@ pub(crate) fn run_class<B: BoardView + ?Sized, H: Host + ?Sized, G: Geometry>(
 
 /// [`run_class`] with only the glob stack borrowed (the board-parallel scan keeps its hit
 /// lists in the rest of the [`Scratch`]).
-pub(crate) fn run_class_with<B: BoardView + ?Sized, H: Host + ?Sized, G: Geometry>(
+pub(crate) fn run_class_with<
+    B: BoardView + ?Sized,
+    H: Host + ?Sized,
+    G: Geometry,
+    O: Sink + ?Sized,
+>(
     ctx: &Ctx<'_, '_, B, H>,
     class: &ClassInfo<'_>,
     qmask: u8,
     geo: &mut G,
     stack: &mut [u8; MAX_GLOB_DEPTH + 1],
-    out: &mut MatchBuf<'_>,
+    out: &mut O,
 ) -> usize {
-    let start = out.len;
+    let start = out.stored();
     let rom = ctx.rom;
     let mode = class.mode();
-    let mut best: Option<Match> = None;
+    let mut best: Option<(Match, u32)> = None;
     let mut stopped = false;
-    // Skip the reject-list lookup while no reject has been produced (the common case).
-    let mut rejects = 0usize;
+    // The points rejected so far at this focus (one bit test per move).
+    let mut rejects = results::Rejected::new();
     let mut depth = 0usize;
     let mut active = qmask;
     let first = class.first_item();
@@ -383,43 +449,47 @@ pub(crate) fn run_class_with<B: BoardView + ?Sized, H: Host + ?Sized, G: Geometr
                         sel.trailing_zeros() as u8
                     };
                     let orient = Orientation::new(t).unwrap_or(Orientation::IDENTITY);
-                    let pat = rom.pattern(p);
-                    if !ctx.tests_pass(&pat, orient) {
+                    // The pattern's record, read once (tests, result, id, priority).
+                    let pat = pattern_rec(rom, p);
+                    if pat.result == NO_RESULT {
                         continue;
                     }
-                    let Some(res) = pat.result() else { continue };
+                    if !ctx.tests_pass_rec(&pat, orient) {
+                        continue;
+                    }
                     let m = Match {
-                        pattern: pat.id(),
+                        pattern: pat.id,
                         orientation: t,
                         focus: (ctx.x, ctx.y),
-                        result: map_result(res, orient, ctx.x, ctx.y),
-                        priority: pat.priority(),
+                        result: map_result(rom.result(pat.result), orient, ctx.x, ctx.y),
+                        priority: pat.priority,
                     };
                     match m.result {
-                        MatchResult::Reject { .. } => {
-                            out.push(m);
-                            rejects += 1;
+                        MatchResult::Reject { x, y } => {
+                            let before = out.stored();
+                            out.put(&m, p);
+                            if out.stored() > before {
+                                rejects.add(x, y);
+                            }
                             continue;
                         }
-                        MatchResult::Move { x, y, .. }
-                            if rejects > 0 && out.rejected_since(start, x, y) =>
-                        {
+                        MatchResult::Move { x, y, .. } if rejects.has(rom, out, start, x, y) => {
                             continue;
                         }
                         _ => {}
                     }
                     match mode {
                         Mode::All => {
-                            out.push(m);
+                            out.put(&m, p);
                         }
                         Mode::First => {
-                            out.push(m);
+                            out.put(&m, p);
                             stopped = true;
                             break 'items;
                         }
                         Mode::Best => {
-                            if best.is_none_or(|b| better(&m, &b)) {
-                                best = Some(m);
+                            if best.is_none_or(|(b, _)| better(&m, &b)) {
+                                best = Some((m, p));
                             }
                         }
                     }
@@ -469,21 +539,22 @@ pub(crate) fn run_class_with<B: BoardView + ?Sized, H: Host + ?Sized, G: Geometr
         i += 1;
     }
     let found = best.is_some() || (mode == Mode::First && stopped);
-    if let Some(b) = best {
-        out.push(b);
+    if let Some((b, p)) = best {
+        out.put(&b, p);
     }
     if let Some(v) = class.default_value()
         && (mode == Mode::All || !found)
     {
-        out.push(Match {
+        let m = Match {
             pattern: DEFAULT_PATTERN,
             orientation: 0,
             focus: (ctx.x, ctx.y),
             result: MatchResult::Value { value: v, bits: 0 },
             priority: i32::MIN,
-        });
+        };
+        out.put(&m, DEFAULT_PATTERN);
     }
-    out.len - start
+    out.stored() - start
 }
 
 fn value_of(m: &Match) -> i32 {
@@ -542,6 +613,47 @@ impl<'a> Rom<'a> {
         out: &mut MatchBuf<'_>,
     ) -> usize {
         dispatch::match_at(self, board, host, q, x, y, scratch, out)
+    }
+
+    /// [`Rom::match_at`] writing compact [`Hit`]s (focus, pattern, orientation: 8 bytes)
+    /// instead of full matches: the same matches in the same order, resolved only when read
+    /// ([`Hit::resolve`]).
+    #[allow(clippy::too_many_arguments)]
+    pub fn match_hits_at<B: BoardView + ?Sized, H: Host + ?Sized>(
+        &self,
+        board: &B,
+        host: &H,
+        q: &Query,
+        x: i32,
+        y: i32,
+        scratch: &mut impl CallScratch,
+        out: &mut HitBuf<'_>,
+    ) -> usize {
+        dispatch::match_at(self, board, host, q, x, y, scratch, out)
+    }
+
+    /// [`Rom::scan`] writing compact [`Hit`]s instead of full matches (see
+    /// [`Rom::match_hits_at`]).
+    pub fn scan_hits<B: BoardView + ?Sized, H: Host + ?Sized>(
+        &self,
+        board: &B,
+        host: &H,
+        q: &Query,
+        scratch: &mut Scratch,
+        out: &mut HitBuf<'_>,
+    ) -> usize {
+        dispatch::scan(
+            dispatch::Keys::Rom,
+            None,
+            self,
+            board,
+            host,
+            q,
+            Area::ALL,
+            scratch,
+            out,
+        )
+        .unwrap_or(0)
     }
 
     /// Match a class at every board point, row by row (each point is its own call: rejects

@@ -1,4 +1,4 @@
-//! The bit-sliced kernel for packed classes (`research/perf.md` sections 4 and 8): per block of
+//! The bit-sliced kernel for packed classes (docs/performance.md, "One match call"): per block of
 //! `64 * bw` entries, OR the table rows of the bits set in the view; the zero bits of the
 //! result are the entries whose masks pass, found lowest first (= priority order). Blocks are
 //! computed lazily, so a glob skipped by its header costs nothing, and a block whose word-0

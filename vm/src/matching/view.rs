@@ -107,7 +107,7 @@ fn on_lines(s: i32, c: i32) -> usize {
 }
 
 /// The three view words at `(x, y)` seen from `persp` (friend = `persp`), by the view cut
-/// the current instruction-set path takes ([`super::simd`]): [`build_tables`], or the BMI2
+/// the current instruction-set path takes ([`super::simd`]): `build_tables`, or the BMI2
 /// `pext` gather.
 #[inline]
 pub fn build<B: BoardView + ?Sized>(b: &B, persp: Colour, x: i32, y: i32) -> [u64; 3] {
@@ -117,8 +117,8 @@ pub fn build<B: BoardView + ?Sized>(b: &B, persp: Colour, x: i32, y: i32) -> [u6
     build_tables(b, persp, x, y)
 }
 
-/// The view words cut from the board's row bitboards when it has them (`research/perf.md`
-/// section 6) instead of 49 point reads: per window row, one shift per colour and one table
+/// The view words cut from the board's row bitboards when it has them (docs/performance.md,
+/// "One match call and the view") instead of 49 point reads: per window row, one shift per colour and one table
 /// lookup per colour; the empty plane is what is neither a stone nor off the board (two more
 /// lookups).
 #[inline]

@@ -40,19 +40,30 @@ pub const ARG_COLOUR: u8 = 2;
 /// Binary operators in encoding order (`OP_BIN + op as u8`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Bin {
+    /// `||`: 1 when either operand is non-zero.
     Or,
+    /// `&&`: 1 when both operands are non-zero.
     And,
+    /// `==`, 1 or 0.
     Eq,
+    /// `!=`, 1 or 0.
     Ne,
+    /// `<`, 1 or 0.
     Lt,
+    /// `<=`, 1 or 0.
     Le,
+    /// `>`, 1 or 0.
     Gt,
+    /// `>=`, 1 or 0.
     Ge,
+    /// `+`, wrapping.
     Add,
+    /// `-`, wrapping.
     Sub,
 }
 
 impl Bin {
+    /// Every operator, in encoding order.
     pub const ALL: [Bin; 10] = [
         Bin::Or,
         Bin::And,
@@ -65,6 +76,8 @@ impl Bin {
         Bin::Add,
         Bin::Sub,
     ];
+    /// The operator as written in `.lens` sources.
+    #[cfg(feature = "alloc")]
     pub fn symbol(self) -> &'static str {
         match self {
             Bin::Or => "||",
@@ -79,6 +92,7 @@ impl Bin {
             Bin::Sub => "-",
         }
     }
+    /// The operator's value on two operands (both always evaluated: no short circuit).
     #[inline]
     pub fn apply(self, a: i32, b: i32) -> i32 {
         match self {
@@ -450,13 +464,17 @@ mod spec_codec {
         Ok(())
     }
 
-    /// A validated test block back to its expression (the writer's encoding is one-to-one).
-    pub(crate) fn to_expr(code: &[u8]) -> TestExpr {
+    /// A test block back to its expression: the inverse of the writer's encoding, which is
+    /// one-to-one. Errors give the offset within the block and the reason (an undecodable
+    /// instruction, an operator without its operands, or not exactly one value left).
+    pub fn decode_test(code: &[u8]) -> Result<TestExpr, (usize, &'static str)> {
         let mut stack: Vec<TestExpr> = Vec::new();
         let at = |dx: i8, dy: i8| Offset::new(dx as i16, dy as i16);
         let colour = |c: u8| if c == 0 { Colour::Friend } else { Colour::Foe };
         let mut pc = 0;
-        while let Ok((op, next)) = decode(code, pc) {
+        while pc < code.len() {
+            let (op, next) = decode(code, pc).map_err(|r| (pc, r))?;
+            let pop = |stack: &mut Vec<TestExpr>| stack.pop().ok_or((pc, "stack underflow"));
             let e = match op {
                 Op::Int(v) => TestExpr::Int(v),
                 Op::Libs(x, y) => TestExpr::Libs(at(x, y)),
@@ -493,20 +511,30 @@ mod spec_codec {
                         })
                         .collect(),
                 },
-                Op::Not => TestExpr::Not(Box::new(stack.pop().unwrap_or(TestExpr::Int(0)))),
-                Op::Neg => TestExpr::Neg(Box::new(stack.pop().unwrap_or(TestExpr::Int(0)))),
+                Op::Not => TestExpr::Not(Box::new(pop(&mut stack)?)),
+                Op::Neg => TestExpr::Neg(Box::new(pop(&mut stack)?)),
                 Op::Bin(b) => {
-                    let rhs = stack.pop().unwrap_or(TestExpr::Int(0));
-                    let lhs = stack.pop().unwrap_or(TestExpr::Int(0));
+                    let rhs = pop(&mut stack)?;
+                    let lhs = pop(&mut stack)?;
                     TestExpr::Bin(b, Box::new(lhs), Box::new(rhs))
                 }
             };
             stack.push(e);
             pc = next;
         }
-        stack.pop().unwrap_or(TestExpr::Int(0))
+        match (stack.pop(), stack.is_empty()) {
+            (Some(e), true) => Ok(e),
+            _ => Err((pc, "block must leave exactly one value")),
+        }
+    }
+
+    /// [`decode_test`] of a block the loader validated (it cannot fail there).
+    pub(crate) fn to_expr(code: &[u8]) -> TestExpr {
+        decode_test(code).unwrap_or(TestExpr::Int(0))
     }
 }
+#[cfg(feature = "alloc")]
+pub use spec_codec::decode_test;
 #[cfg(feature = "alloc")]
 pub(crate) use spec_codec::{encode, to_expr};
 
@@ -574,7 +602,26 @@ mod codec_tests {
             let mut code = Vec::new();
             encode(&e, &mut code).unwrap();
             assert_eq!(validate(&code, 2, &|_| Some(3)), Ok(()), "{e:?}");
-            assert_eq!(to_expr(&code), e);
+            assert_eq!(decode_test(&code), Ok(e));
         }
+    }
+
+    /// A block that is not one expression is an error with its offset, never a guess.
+    #[test]
+    fn decode_test_rejects_bad_blocks() {
+        assert_eq!(decode_test(&[0xFF]), Err((0, "unknown opcode")));
+        assert_eq!(
+            decode_test(&[OP_INT, 1, 0, 0, 0, OP_NOT, OP_NOT, OP_BIN]),
+            Err((7, "stack underflow"))
+        );
+        assert_eq!(
+            decode_test(&[OP_INT, 1, 0, 0, 0, OP_INT, 2, 0, 0, 0]),
+            Err((10, "block must leave exactly one value"))
+        );
+        assert_eq!(
+            decode_test(&[]),
+            Err((0, "block must leave exactly one value"))
+        );
+        assert_eq!(decode_test(&[OP_LIBS, 1]), Err((0, "truncated operand")));
     }
 }

@@ -28,7 +28,7 @@ impl<'a> Rom<'a> {
     /// Validate `bytes` and borrow them. O(size); never panics; every malformed, truncated,
     /// corrupted or future-version image gives a [`LoadError`] with the offending offset.
     /// A compact-profile image is refused ([`LoadErrorKind::CompactImage`]): read it with
-    /// [`CompactRom`](super::CompactRom) and expand it for the matcher.
+    /// [`super::CompactRom`] and expand it for the matcher.
     pub fn from_bytes(bytes: &'a [u8]) -> Result<Rom<'a>, LoadError> {
         let rom = parse_and_validate(bytes)?;
         if rom.is_compact() {

@@ -1,5 +1,5 @@
 //! The optional `lut` section (format v2): direct lookup tables for 3x3 classes, Pachi/Fuego
-//! style (`research/perf.md` section 1). For a packed class whose masks only test the focus,
+//! style (docs/performance.md, "3x3 lookup tables"). For a packed class whose masks only test the focus,
 //! its 8 neighbours and the distance-1 edge bits, the geometric filter is a function of the
 //! focus state and a 16-bit neighbourhood code (8 neighbours x {friend, foe, empty, off}), so
 //! it is stored as a table from that code to the *set of entries whose masks pass*, in entry
@@ -28,7 +28,7 @@ pub const HEADER_WORDS: usize = 4;
 /// Slots per block (the orthogonal neighbours' 4 x 2 bits).
 pub const BLOCK_SLOTS: usize = 256;
 
-/// The 8 neighbours in code order: ring 1 of [`super::layout::RING`] (orthogonals N, W, E, S,
+/// The 8 neighbours in code order: ring 1 of the packed masks' ring (orthogonals N, W, E, S,
 /// then diagonals NW, NE, SW, SE). Neighbour `i` owns code bits `2i..2i+2`, so the low byte
 /// holds the orthogonals and the high byte the diagonals.
 pub const NEIGHBOURS: [(i8, i8); 8] = [
@@ -93,6 +93,7 @@ pub fn code<B: BoardView + ?Sized>(b: &B, persp: Colour, x: i32, y: i32) -> (u8,
 /// exactly when one of its two orthogonals is. Slots of other codes are "don't care" (the
 /// writer stores the empty set 0 there and block 0 for directory rows without any such code;
 /// the loader checks only these codes against the masks).
+#[cfg(any(test, feature = "bench-internals"))]
 pub fn realizable(code: u16) -> bool {
     let off = |i: u32| (code >> (2 * i)) & 3 == 3;
     let (n, w, e, s) = (off(0), off(1), off(2), off(3));
@@ -221,6 +222,7 @@ impl<'a> ClassLut<'a> {
     pub fn len(&self) -> usize {
         self.bytes.len()
     }
+    /// Whether the table has no bytes (never, for a table the loader accepted).
     pub fn is_empty(&self) -> bool {
         self.bytes.is_empty()
     }
@@ -242,7 +244,7 @@ impl<'a> ClassLut<'a> {
     /// The candidate entries (relative to the class's first entry, ascending) for a focus
     /// state in the class's focus set and a neighbourhood [`code`]: little-endian u16 items.
     #[inline]
-    pub fn candidates(&self, focus_state: u8, code: u16) -> LutSet<'a> {
+    pub(crate) fn candidates(&self, focus_state: u8, code: u16) -> LutSet<'a> {
         let rank = (self.focus & ((1u8 << focus_state) - 1)).count_ones() as usize;
         let dir = HEADER_WORDS * 4 + (rank * BLOCK_SLOTS + (code >> 8) as usize) * 2;
         let block = u16_at(self.bytes, dir) as usize;
@@ -268,9 +270,6 @@ impl LutSet<'_> {
     pub fn len(&self) -> usize {
         self.0.len() / 2
     }
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
     #[inline]
     pub fn get(&self, i: usize) -> u32 {
         u16_at(self.0, i * 2) as u32
@@ -284,7 +283,8 @@ impl<'a> Rom<'a> {
     }
 
     /// The same image with the `lut` section ignored (matching uses the sliced or mask
-    /// kernel; for benchmarks and differential tests).
+    /// kernel; feature `bench-internals`, for benchmarks and differential tests).
+    #[cfg(feature = "bench-internals")]
     pub fn without_lut(&self) -> Rom<'a> {
         let mut r = *self;
         r.t[Section::Lut.index()] = super::wire::Table::empty(Section::Lut.record_len());

@@ -1,19 +1,33 @@
 //! The ROM image (format v3; v1 and v2 images still load): one module for the reader ([`Rom::from_bytes`], zero-copy, fully
-//! validating) and the writer ([`write`], feature `builder`), so the wire format is defined in
+//! validating) and the writer ([`write()`], feature `builder`), so the wire format is defined in
 //! one place. The byte-by-byte description is `docs/rom-format.md`.
 
-pub mod bytecode;
+// The wire-level modules are private: an embedder reads an image through `Rom` and
+// `CompactRom`; the few format facts the compiler needs are re-exported below. Each holds
+// both directions of its records, so without the writer (features `alloc`, `builder`) the
+// writing half is unused.
+pub(crate) mod bytecode;
 pub mod compact;
-pub mod layout;
+#[cfg_attr(not(feature = "builder"), allow(dead_code))]
+pub(crate) mod layout;
 mod load;
-pub mod lut;
-pub mod records;
-pub mod sliced;
-pub mod wire;
+pub(crate) mod lut;
+#[cfg_attr(not(feature = "builder"), allow(dead_code))]
+pub(crate) mod records;
+#[cfg_attr(not(feature = "builder"), allow(dead_code))]
+pub(crate) mod sliced;
+#[cfg_attr(not(feature = "builder"), allow(dead_code))]
+pub(crate) mod wire;
 #[cfg(feature = "alloc")]
 mod write;
 
+#[cfg(feature = "alloc")]
+pub use bytecode::decode_test;
+pub use bytecode::{MAX_ARGS, MAX_STACK};
 pub use compact::CompactRom;
+pub use layout::mask_cells;
+pub use lut::ClassLut;
+pub use wire::fnv1a32;
 #[cfg(feature = "alloc")]
 pub use write::{
     Profile, WriteError, WriteOptions, fix_checksums, try_write, try_write_with, write, write_with,
@@ -48,243 +62,208 @@ pub const MAX_OFFSET: i32 = 24;
 /// Most endpoints a lens has.
 pub const MAX_ENDPOINTS: usize = 8;
 
-/// Section kinds, in the order they appear in the table and the file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-#[repr(u32)]
-pub enum Section {
-    Meta = 1,
-    StrIndex,
-    StrData,
-    Globals,
-    Externs,
-    Classes,
-    Items,
-    Entries,
-    Masks,
-    Patterns,
-    Cells,
-    Tests,
-    Bytecode,
-    Results,
-    Sequences,
-    SeqNodes,
-    Lenses,
-    LensPoints,
-    LensFields,
-    LensNodes,
-    LeafFields,
-    Joseki,
-    Blobs,
-    DebugFiles,
-    DebugPatterns,
-    DebugAttrs,
-    /// Optional: bit-sliced copies of the packed masks ([`sliced`]).
-    Sliced,
-    /// Optional, format v2: lookup tables of 3x3 classes ([`lut`]).
-    Lut,
-    /// Format v3, compact images only: one record per class ([`compact`]).
-    CompactClasses,
-    /// Format v3, compact images only: the pattern records, class after class.
-    CompactPatterns,
-    /// Format v3, compact images only: the results, varint-coded ([`compact`]).
-    CompactResults,
-    /// Format v3, compact images only: the test blocks with their costs ([`compact`]).
-    CompactTests,
-    /// Format v3, compact images only: names, spans and provenance (bincode), unless stripped.
-    Metadata,
+/// How a section appears in an image of one profile (a column of the [`Section`] table).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Rule {
+    /// In every image of the profile.
+    Always,
+    /// In every image unless it is stripped (debug information).
+    Debug,
+    /// When the writer has something to put there (see [`Section::presence`]).
+    Optional,
+    /// Never in an image of the profile.
+    Never,
 }
 
-/// Number of section kinds this VM knows (format v3).
-pub const SECTION_COUNT: usize = 33;
+/// One row of the section table: everything the loader, the writer and the docs test know
+/// about a section kind.
+struct SectionInfo {
+    name: &'static str,
+    record_len: usize,
+    /// The first format version that defines the kind.
+    since: u32,
+    fast: Rule,
+    compact: Rule,
+}
+
+/// The section table, the one place a section kind is declared: its kind number, name,
+/// record length, first format version and whether fast and compact images hold it. It
+/// generates [`Section`] and the data behind its methods; `docs/rom-format.md`'s table of
+/// sections is checked against it (tests/tests/rom_format_doc.rs).
+macro_rules! sections {
+    ($(
+        $(#[doc = $doc:literal])*
+        $kind:literal $variant:ident $name:literal, record $len:expr, since $since:literal,
+        fast $fast:ident, compact $compact:ident;
+    )*) => {
+        /// Section kinds, in the order they appear in the table and the file (the number is
+        /// the kind stored in the section table).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+        #[repr(u32)]
+        pub enum Section {
+            $( $(#[doc = $doc])* $variant = $kind, )*
+        }
+
+        /// Number of section kinds this VM knows (format v3).
+        pub const SECTION_COUNT: usize = 0 $( + { let _ = $kind; 1 } )*;
+
+        const SECTION_TABLE: [SectionInfo; SECTION_COUNT] = [$(
+            SectionInfo {
+                name: $name,
+                record_len: $len,
+                since: $since,
+                fast: Rule::$fast,
+                compact: Rule::$compact,
+            },
+        )*];
+
+        impl Section {
+            /// Every kind, in kind order.
+            pub const ALL: [Section; SECTION_COUNT] = [$( Section::$variant, )*];
+        }
+    };
+}
+
+sections! {
+    /// One record: the toolchain string.
+    1 Meta "meta", record MetaRec::LEN, since 1, fast Always, compact Always;
+    /// Where each string ends in `str_data`.
+    2 StrIndex "str_index", record StrIndexRec::LEN, since 1, fast Always, compact Always;
+    /// The bytes of every string (UTF-8).
+    3 StrData "str_data", record 1, since 1, fast Always, compact Always;
+    /// The engine globals tests read, by name.
+    4 Globals "globals", record GlobalRec::LEN, since 1, fast Always, compact Optional;
+    /// The engine predicates tests call: name, arity, cost.
+    5 Externs "externs", record ExternRec::LEN, since 1, fast Always, compact Optional;
+    /// One record per class.
+    6 Classes "classes", record ClassRec::LEN, since 1, fast Always, compact Never;
+    /// The class programs: runs of entries and globs.
+    7 Items "items", record ItemRec::LEN, since 1, fast Always, compact Never;
+    /// One record per stored orientation variant of a pattern.
+    8 Entries "entries", record EntryRec::LEN, since 1, fast Always, compact Never;
+    /// The packed absence-mask words of packed classes.
+    9 Masks "masks", record MaskRec::LEN, since 1, fast Always, compact Never;
+    /// One record per pattern.
+    10 Patterns "patterns", record PatternRec::LEN, since 1, fast Always, compact Never;
+    /// Constrained points of patterns and lens fields.
+    11 Cells "cells", record CellRec::LEN, since 1, fast Always, compact Optional;
+    /// Test blocks: bytecode span and cost.
+    12 Tests "tests", record TestRec::LEN, since 1, fast Always, compact Never;
+    /// The test code.
+    13 Bytecode "bytecode", record 1, since 1, fast Always, compact Never;
+    /// Pattern and lens results.
+    14 Results "results", record ResultRec::LEN, since 1, fast Always, compact Never;
+    /// Move sequences results point to.
+    15 Sequences "sequences", record SequenceRec::LEN, since 1, fast Always, compact Optional;
+    /// The moves of the sequences.
+    16 SeqNodes "seq_nodes", record SeqNodeRec::LEN, since 1, fast Always, compact Optional;
+    /// One record per lens.
+    17 Lenses "lenses", record LensRec::LEN, since 1, fast Always, compact Optional;
+    /// Lens endpoints.
+    18 LensPoints "lens_points", record LensPointRec::LEN, since 1, fast Always, compact Optional;
+    /// Lens fields: cells, tests and a result.
+    19 LensFields "lens_fields", record LensFieldRec::LEN, since 1, fast Always, compact Optional;
+    /// The lens decision trees.
+    20 LensNodes "lens_nodes", record LensNodeRec::LEN, since 1, fast Always, compact Optional;
+    /// The fields each lens tree leaf holds.
+    21 LeafFields "leaf_fields", record LeafFieldRec::LEN, since 1, fast Always, compact Optional;
+    /// Named joseki dictionaries: where each blob lies in `blobs`.
+    22 Joseki "joseki", record JosekiRec::LEN, since 1, fast Always, compact Optional;
+    /// Opaque `lens-joseki` encodings.
+    23 Blobs "blobs", record 1, since 1, fast Always, compact Optional;
+    /// Source file names (debug).
+    24 DebugFiles "debug_files", record DebugFileRec::LEN, since 1, fast Debug, compact Never;
+    /// Pattern names, spans and attributes (debug).
+    25 DebugPatterns "debug_patterns", record DebugPatternRec::LEN, since 1, fast Debug, compact Never;
+    /// Pattern attributes: key and value strings (debug).
+    26 DebugAttrs "debug_attrs", record DebugAttrRec::LEN, since 1, fast Debug, compact Never;
+    /// Optional: bit-sliced copies of the packed masks ([`Rom::has_sliced`]).
+    27 Sliced "sliced", record SlicedIndexRec::LEN, since 1, fast Optional, compact Never;
+    /// Optional, format v2: lookup tables of 3x3 classes ([`Rom::class_lut`]).
+    28 Lut "lut", record LutIndexRec::LEN, since 2, fast Optional, compact Never;
+    /// Format v3, compact images only: one record per class ([`compact`]).
+    29 CompactClasses "compact_classes", record compact::CLASS_RECORD_LEN, since 3, fast Never, compact Always;
+    /// Format v3, compact images only: the pattern records, class after class.
+    30 CompactPatterns "compact_patterns", record 1, since 3, fast Never, compact Always;
+    /// Format v3, compact images only: the results, varint-coded ([`compact`]).
+    31 CompactResults "compact_results", record 1, since 3, fast Never, compact Optional;
+    /// Format v3, compact images only: the test blocks with their costs ([`compact`]).
+    32 CompactTests "compact_tests", record 1, since 3, fast Never, compact Optional;
+    /// Format v3, compact images only: names, spans and provenance (bincode), unless stripped.
+    33 Metadata "metadata", record 1, since 3, fast Never, compact Debug;
+}
+
+// Kinds are numbered 1, 2, ... in table order (`Section::index` and `from_u32` rely on it).
+const _: () = {
+    let mut i = 0;
+    while i < SECTION_COUNT {
+        assert!(Section::ALL[i] as usize == i + 1);
+        i += 1;
+    }
+};
 
 /// The highest section kind a format version defines (v1: up to `sliced` = 27; v2: `lut`;
 /// v3: `metadata`).
 pub const fn max_section_kind(version: u32) -> u32 {
-    match version {
-        0 | 1 => 27,
-        2 => 28,
-        _ => 33,
+    let mut max = 0;
+    let mut i = 0;
+    while i < SECTION_COUNT {
+        if SECTION_TABLE[i].since <= version {
+            max = i as u32 + 1;
+        }
+        i += 1;
     }
+    max
 }
 
 /// Whether a section must, may or must not be in an image of a profile.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Presence {
+    /// The loader rejects an image without it ([`LoadErrorKind::MissingSection`]).
     Required,
+    /// The writer adds it when it has content (or, for `sliced` and `lut`, when asked).
     Optional,
+    /// The loader rejects an image with it.
     Absent,
 }
 
 impl Section {
-    pub const ALL: [Section; SECTION_COUNT] = [
-        Section::Meta,
-        Section::StrIndex,
-        Section::StrData,
-        Section::Globals,
-        Section::Externs,
-        Section::Classes,
-        Section::Items,
-        Section::Entries,
-        Section::Masks,
-        Section::Patterns,
-        Section::Cells,
-        Section::Tests,
-        Section::Bytecode,
-        Section::Results,
-        Section::Sequences,
-        Section::SeqNodes,
-        Section::Lenses,
-        Section::LensPoints,
-        Section::LensFields,
-        Section::LensNodes,
-        Section::LeafFields,
-        Section::Joseki,
-        Section::Blobs,
-        Section::DebugFiles,
-        Section::DebugPatterns,
-        Section::DebugAttrs,
-        Section::Sliced,
-        Section::Lut,
-        Section::CompactClasses,
-        Section::CompactPatterns,
-        Section::CompactResults,
-        Section::CompactTests,
-        Section::Metadata,
-    ];
+    /// The kind stored in the section table (`None` for a kind this VM does not know).
     pub fn from_u32(k: u32) -> Option<Section> {
         Section::ALL.get((k as usize).wrapping_sub(1)).copied()
     }
+    /// Position in [`Section::ALL`] (the kind minus 1).
     pub const fn index(self) -> usize {
         self as usize - 1
     }
-    /// Bytes per record.
+    /// Bytes per record (1 for byte streams); a section's length is a whole number of them.
     pub const fn record_len(self) -> usize {
-        match self {
-            Section::Meta => MetaRec::LEN,
-            Section::StrIndex => StrIndexRec::LEN,
-            Section::StrData => 1,
-            Section::Globals => GlobalRec::LEN,
-            Section::Externs => ExternRec::LEN,
-            Section::Classes => ClassRec::LEN,
-            Section::Items => ItemRec::LEN,
-            Section::Entries => EntryRec::LEN,
-            Section::Masks => MaskRec::LEN,
-            Section::Patterns => PatternRec::LEN,
-            Section::Cells => CellRec::LEN,
-            Section::Tests => TestRec::LEN,
-            Section::Bytecode => 1,
-            Section::Results => ResultRec::LEN,
-            Section::Sequences => SequenceRec::LEN,
-            Section::SeqNodes => SeqNodeRec::LEN,
-            Section::Lenses => LensRec::LEN,
-            Section::LensPoints => LensPointRec::LEN,
-            Section::LensFields => LensFieldRec::LEN,
-            Section::LensNodes => LensNodeRec::LEN,
-            Section::LeafFields => LeafFieldRec::LEN,
-            Section::Joseki => JosekiRec::LEN,
-            Section::Blobs => 1,
-            Section::DebugFiles => DebugFileRec::LEN,
-            Section::DebugPatterns => DebugPatternRec::LEN,
-            Section::DebugAttrs => DebugAttrRec::LEN,
-            Section::Sliced => SlicedIndexRec::LEN,
-            Section::Lut => LutIndexRec::LEN,
-            Section::CompactClasses => compact::CLASS_RECORD_LEN,
-            Section::CompactPatterns => 1,
-            Section::CompactResults => 1,
-            Section::CompactTests => 1,
-            Section::Metadata => 1,
-        }
+        SECTION_TABLE[self.index()].record_len
     }
     /// Debug sections are absent from stripped images.
     pub const fn is_debug(self) -> bool {
-        matches!(
-            self,
-            Section::DebugFiles | Section::DebugPatterns | Section::DebugAttrs
-        )
-    }
-    /// Sections an image may omit whether stripped or not.
-    pub const fn is_optional(self) -> bool {
-        matches!(self, Section::Sliced | Section::Lut)
+        matches!(SECTION_TABLE[self.index()].fast, Rule::Debug)
     }
     /// Whether the section belongs in an image with these header flags: the one rule the
     /// writer lays images out by and the loader checks them against.
     pub const fn presence(self, flags: u32) -> Presence {
-        let stripped = flags & FLAG_STRIPPED != 0;
-        if flags & FLAG_COMPACT != 0 {
-            // Compact images leave out every list that would be empty.
-            return match self {
-                Section::Meta
-                | Section::StrIndex
-                | Section::StrData
-                | Section::CompactClasses
-                | Section::CompactPatterns => Presence::Required,
-                Section::Metadata if !stripped => Presence::Required,
-                Section::Globals
-                | Section::Externs
-                | Section::Cells
-                | Section::Sequences
-                | Section::SeqNodes
-                | Section::Lenses
-                | Section::LensPoints
-                | Section::LensFields
-                | Section::LensNodes
-                | Section::LeafFields
-                | Section::Joseki
-                | Section::Blobs
-                | Section::CompactResults
-                | Section::CompactTests => Presence::Optional,
-                _ => Presence::Absent,
-            };
-        }
-        match self {
-            Section::DebugFiles | Section::DebugPatterns | Section::DebugAttrs if stripped => {
-                Presence::Absent
-            }
-            Section::Sliced | Section::Lut => Presence::Optional,
-            Section::CompactClasses
-            | Section::CompactPatterns
-            | Section::CompactResults
-            | Section::CompactTests
-            | Section::Metadata => Presence::Absent,
-            _ => Presence::Required,
+        let info = &SECTION_TABLE[self.index()];
+        let rule = if flags & FLAG_COMPACT != 0 {
+            info.compact
+        } else {
+            info.fast
+        };
+        match rule {
+            Rule::Always => Presence::Required,
+            Rule::Debug if flags & FLAG_STRIPPED != 0 => Presence::Absent,
+            Rule::Debug => Presence::Required,
+            Rule::Optional => Presence::Optional,
+            Rule::Never => Presence::Absent,
         }
     }
+    /// The section's name in docs, listings and error messages (`str_index`).
     pub const fn name(self) -> &'static str {
-        match self {
-            Section::Meta => "meta",
-            Section::StrIndex => "str_index",
-            Section::StrData => "str_data",
-            Section::Globals => "globals",
-            Section::Externs => "externs",
-            Section::Classes => "classes",
-            Section::Items => "items",
-            Section::Entries => "entries",
-            Section::Masks => "masks",
-            Section::Patterns => "patterns",
-            Section::Cells => "cells",
-            Section::Tests => "tests",
-            Section::Bytecode => "bytecode",
-            Section::Results => "results",
-            Section::Sequences => "sequences",
-            Section::SeqNodes => "seq_nodes",
-            Section::Lenses => "lenses",
-            Section::LensPoints => "lens_points",
-            Section::LensFields => "lens_fields",
-            Section::LensNodes => "lens_nodes",
-            Section::LeafFields => "leaf_fields",
-            Section::Joseki => "joseki",
-            Section::Blobs => "blobs",
-            Section::DebugFiles => "debug_files",
-            Section::DebugPatterns => "debug_patterns",
-            Section::DebugAttrs => "debug_attrs",
-            Section::Sliced => "sliced",
-            Section::Lut => "lut",
-            Section::CompactClasses => "compact_classes",
-            Section::CompactPatterns => "compact_patterns",
-            Section::CompactResults => "compact_results",
-            Section::CompactTests => "compact_tests",
-            Section::Metadata => "metadata",
-        }
+        SECTION_TABLE[self.index()].name
     }
 }
 
@@ -293,6 +272,7 @@ impl Section {
 pub enum LoadErrorKind {
     /// Shorter than the header or than the length it declares.
     Truncated,
+    /// The first 8 bytes are not [`MAGIC`].
     BadMagic,
     /// The `0xFEFF` check read differently: a big-endian image or a corrupt header.
     WrongEndianness,
@@ -300,7 +280,9 @@ pub enum LoadErrorKind {
     UnsupportedVersion(u32),
     /// The declared file length differs from the byte count.
     LengthMismatch {
+        /// Bytes the header declares.
         declared: u64,
+        /// Bytes given.
         actual: u64,
     },
     /// Header and section table checksum mismatch.
@@ -319,7 +301,9 @@ pub enum LoadErrorKind {
 /// A rejected image: the byte offset of the offending field and the reason.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LoadError {
+    /// Byte offset in the image of the field at fault.
     pub offset: usize,
+    /// What is wrong there.
     pub reason: LoadErrorKind,
 }
 
@@ -373,7 +357,9 @@ impl std::error::Error for LoadError {}
 /// never a correctness one.)
 #[repr(C)]
 pub struct AlignedRom<B: ?Sized> {
+    /// Zero-sized; gives the struct 8-byte alignment.
     pub _align: [u64; 0],
+    /// The image.
     pub bytes: B,
 }
 
@@ -436,15 +422,18 @@ pub(crate) const fn orient_from_u8(b: u8) -> OrientPolicy {
 /// Class orientation policy (informative: the variants present already reflect it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum OrientPolicy {
+    /// All 8 orientations.
     All,
+    /// The 4 that keep the drawn "up" edge up (mirror images only).
     Up,
+    /// The drawn orientation alone.
     Identity,
 }
 
 /// Which matching path a class uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kernel {
-    /// Packed absence masks in the 7x7 window ([`layout`]).
+    /// Packed absence masks in the 7x7 window (bit layout: `docs/rom-format.md`).
     Packed,
     /// Point-by-point over the cell lists (fields larger than 7x7).
     General,
@@ -455,16 +444,22 @@ pub enum Kernel {
 pub enum Item {
     /// Plain pattern variants: entries `first..end`.
     Run {
+        /// First entry.
         first: u32,
+        /// One past the last entry.
         end: u32,
     },
     /// A glob: header variants are entries `first..end`; `close` is the index of the matching
     /// [`Item::GlobEnd`].
     Glob {
+        /// First header entry.
         first: u32,
+        /// One past the last header entry.
         end: u32,
+        /// Index of the [`Item::GlobEnd`] that closes the glob.
         close: u32,
     },
+    /// Closes the innermost open glob.
     GlobEnd,
 }
 
@@ -475,19 +470,31 @@ pub(crate) const ITEM_END: u32 = 2;
 /// A pattern result as stored (offsets in the drawn orientation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RawResult {
+    /// Suggest the move at `(dx, dy)`.
     Move {
+        /// Columns east of the focus.
         dx: i8,
+        /// Rows south of the focus.
         dy: i8,
+        /// The pattern's value for the move.
         value: i32,
+        /// Engine-defined descriptor bits.
         bits: u32,
+        /// The follow-up sequence ([`Rom::sequence`]).
         sequence: Option<u32>,
     },
+    /// Forbid the move at `(dx, dy)` for the rest of the call.
     Reject {
+        /// Columns east of the focus.
         dx: i8,
+        /// Rows south of the focus.
         dy: i8,
     },
+    /// A value with no move.
     Value {
+        /// The value.
         value: i32,
+        /// Engine-defined descriptor bits.
         bits: u32,
     },
 }
@@ -520,12 +527,15 @@ impl<'a> Rom<'a> {
     pub fn format_version(&self) -> u32 {
         HeaderRec::read(self.bytes).version
     }
+    /// The hash of the sources the image was compiled from (FNV-1a 64; `RomSpec::source_hash`).
     pub fn source_hash(&self) -> u64 {
         HeaderRec::read(self.bytes).source_hash
     }
+    /// Whether the debug sections (names, spans, attributes) were left out.
     pub fn is_stripped(&self) -> bool {
         self.stripped
     }
+    /// The writer's name and version (e.g. `lensc 0.1.0`).
     pub fn toolchain(&self) -> &'a str {
         self.string(self.t(Section::Meta).rec::<MetaRec>(0).toolchain)
     }
@@ -566,12 +576,15 @@ impl<'a> Strings<'a> {
 }
 
 impl<'a> Rom<'a> {
+    /// Number of engine globals tests read.
     pub fn global_count(&self) -> usize {
         self.t(Section::Globals).len()
     }
+    /// Name of global `i` ("" out of range): what [`crate::Host::global`] is asked for by index.
     pub fn global_name(&self, i: usize) -> &'a str {
         self.string(self.t(Section::Globals).rec::<GlobalRec>(i).name)
     }
+    /// Number of engine predicates tests call.
     pub fn extern_count(&self) -> usize {
         self.t(Section::Externs).len()
     }
@@ -582,9 +595,11 @@ impl<'a> Rom<'a> {
     }
 
     // ---- classes ----
+    /// Number of classes.
     pub fn class_count(&self) -> usize {
         self.t(Section::Classes).len()
     }
+    /// A class by id; `None` out of range.
     pub fn class(&self, id: ClassId) -> Option<ClassInfo<'a>> {
         ((id.0 as usize) < self.class_count()).then(|| self.class_info(id.0 as usize))
     }
@@ -608,17 +623,20 @@ impl<'a> Rom<'a> {
             data: *self.t(Section::StrData),
         }
     }
+    /// The first class with this name (a linear search: look it up once, keep the id).
     pub fn class_by_name(&self, name: &str) -> Option<ClassId> {
         (0..self.class_count())
             .find(|&i| self.string(self.t(Section::Classes).rec::<ClassRec>(i).name) == name)
             .map(|i| ClassId(i as u32))
     }
+    /// Every class, in id order.
     pub fn classes(&self) -> impl Iterator<Item = ClassInfo<'a>> + 'a {
         let rom = *self;
         (0..self.class_count()).map(move |index| rom.class_info(index))
     }
 
     // ---- class program ----
+    /// Item `i` of the `items` section (the class programs, all classes in a row).
     pub fn item(&self, i: u32) -> Item {
         item_in(self.t(Section::Items), i)
     }
@@ -628,6 +646,7 @@ impl<'a> Rom<'a> {
         let r: EntryRec = self.t(Section::Entries).rec(e as usize);
         (r.pattern, r.orientation, r.covers)
     }
+    /// Number of variant entries, all classes together.
     pub fn entry_count(&self) -> usize {
         self.t(Section::Entries).len()
     }
@@ -646,9 +665,11 @@ impl<'a> Rom<'a> {
     }
 
     // ---- patterns ----
+    /// Number of patterns, all classes together.
     pub fn pattern_count(&self) -> usize {
         self.t(Section::Patterns).len()
     }
+    /// Pattern `p` by index in the `patterns` section (entries name it; reads as empty out of range).
     pub fn pattern(&self, p: u32) -> PatternInfo<'a> {
         PatternInfo {
             patterns: *self.t(Section::Patterns),
@@ -696,6 +717,7 @@ impl<'a> Rom<'a> {
             (rom.string(r.key), rom.string(r.value))
         })
     }
+    /// The source file names (none when stripped).
     pub fn debug_files(&self) -> impl Iterator<Item = &'a str> + 'a {
         let rom = *self;
         let n = if self.stripped {
@@ -715,11 +737,13 @@ impl<'a> Rom<'a> {
     pub fn test(&self, i: u32) -> (&'a [u8], u32) {
         test_in(self.t(Section::Tests), self.t(Section::Bytecode), i)
     }
+    /// Result `r` of the `results` section.
     pub fn result(&self, r: u32) -> RawResult {
         result_in(self.t(Section::Results), r)
     }
 
     // ---- sequences ----
+    /// Number of move sequences.
     pub fn sequence_count(&self) -> usize {
         self.t(Section::Sequences).len()
     }
@@ -739,9 +763,11 @@ impl<'a> Rom<'a> {
     }
 
     // ---- lenses ----
+    /// Number of lenses.
     pub fn lens_count(&self) -> usize {
         self.t(Section::Lenses).len()
     }
+    /// A lens by id; `None` out of range.
     pub fn lens(&self, id: LensId) -> Option<LensInfo<'a>> {
         let index = id.0 as usize;
         (index < self.lens_count()).then(|| LensInfo {
@@ -754,6 +780,7 @@ impl<'a> Rom<'a> {
             strings: self.strings(),
         })
     }
+    /// The first lens with this name.
     pub fn lens_by_name(&self, name: &str) -> Option<LensId> {
         (0..self.lens_count())
             .find(|&i| self.string(self.t(Section::Lenses).rec::<LensRec>(i).name) == name)
@@ -761,6 +788,7 @@ impl<'a> Rom<'a> {
     }
 
     // ---- joseki ----
+    /// Number of joseki dictionaries.
     pub fn joseki_count(&self) -> usize {
         self.t(Section::Joseki).len()
     }
@@ -776,6 +804,7 @@ impl<'a> Rom<'a> {
                 .unwrap_or(&[]),
         )
     }
+    /// The encoded dictionary with this name (decode it with `lens-joseki`).
     pub fn joseki_blob(&self, name: &str) -> Option<&'a [u8]> {
         (0..self.joseki_count())
             .map(|i| self.joseki_at(i))
@@ -801,12 +830,15 @@ impl<'a> ClassInfo<'a> {
     fn rec(&self) -> ClassRec {
         self.rec
     }
+    /// The class's id.
     pub fn id(&self) -> ClassId {
         ClassId(self.index as u32)
     }
+    /// The class's name.
     pub fn name(&self) -> &'a str {
         self.strings.get(self.rec().name)
     }
+    /// Which matches a call reports.
     pub fn mode(&self) -> Mode {
         mode_from_u8(self.rec().mode)
     }
@@ -814,15 +846,19 @@ impl<'a> ClassInfo<'a> {
     pub fn focus(&self) -> u8 {
         self.rec().focus
     }
+    /// Field width (odd, at most [`MAX_FIELD`]).
     pub fn width(&self) -> u8 {
         self.rec().width
     }
+    /// Field height (odd, at most [`MAX_FIELD`]).
     pub fn height(&self) -> u8 {
         self.rec().height
     }
+    /// The orientation policy the variants were compiled for.
     pub fn orient(&self) -> OrientPolicy {
         orient_from_u8(self.rec().orient)
     }
+    /// Whether the class has packed masks.
     pub fn kernel(&self) -> Kernel {
         if self.rec().kernel == 0 {
             Kernel::Packed
@@ -834,28 +870,35 @@ impl<'a> ClassInfo<'a> {
     pub fn words(&self) -> usize {
         self.rec().words as usize
     }
+    /// The value reported when no pattern matches (`default N;`).
     pub fn default_value(&self) -> Option<i32> {
         let r = self.rec();
         (r.has_default != 0).then_some(r.default)
     }
+    /// Index of the class's first item in the `items` section.
     pub fn first_item(&self) -> u32 {
         self.rec().first_item
     }
+    /// Number of items in the class program.
     pub fn item_count(&self) -> u32 {
         self.rec().item_count
     }
+    /// Index of the class's first variant entry ([`Rom::entry`]).
     pub fn first_entry(&self) -> u32 {
         self.rec().first_entry
     }
+    /// Number of variant entries (stored orientations of its patterns).
     pub fn entry_count(&self) -> u32 {
         self.rec().entry_count
     }
     pub(crate) fn mask_first(&self) -> usize {
         self.rec().mask_first as usize
     }
+    /// Index of the class's first pattern ([`Rom::pattern`]).
     pub fn first_pattern(&self) -> u32 {
         self.rec().first_pattern
     }
+    /// Number of patterns in the class.
     pub fn pattern_count(&self) -> u32 {
         self.rec().pattern_count
     }
@@ -951,6 +994,7 @@ impl<'a> PatternInfo<'a> {
     pub fn id(&self) -> u32 {
         self.rec().id
     }
+    /// The pattern's priority (higher wins in [`Mode::Best`]).
     pub fn priority(&self) -> i32 {
         self.rec().priority
     }
@@ -966,6 +1010,7 @@ impl<'a> PatternInfo<'a> {
         let r = self.rec();
         (r.first_test..r.first_test + r.test_count).map(move |i| test_in(&tests, &bytecode, i))
     }
+    /// The pattern's result; `None` for a glob header.
     pub fn result(&self) -> Option<RawResult> {
         let r = self.rec().result;
         (r != NONE).then(|| result_in(&self.results, r))
@@ -988,8 +1033,23 @@ pub struct LensInfo<'a> {
 /// A lens decision-tree node (children and fields are indices relative to the lens).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LensNode {
-    Branch { dx: i8, dy: i8, children: [u32; 4] },
-    Leaf { first: u32, count: u32 },
+    /// Branch on the state of the point `(dx, dy)` from the first endpoint.
+    Branch {
+        /// Columns east of the first endpoint.
+        dx: i8,
+        /// Rows south of the first endpoint.
+        dy: i8,
+        /// Child nodes for friend, foe, empty, off.
+        children: [u32; 4],
+    },
+    /// The fields whose point states hold on this path: leaf-list positions
+    /// `first..first + count` ([`LensInfo::leaf_field`]).
+    Leaf {
+        /// First leaf-list position.
+        first: u32,
+        /// Number of fields.
+        count: u32,
+    },
 }
 
 impl<'a> LensInfo<'a> {
@@ -998,12 +1058,15 @@ impl<'a> LensInfo<'a> {
     fn rec(&self) -> LensRec {
         self.rec
     }
+    /// The lens's id.
     pub fn id(&self) -> LensId {
         LensId(self.index as u32)
     }
+    /// The lens's name.
     pub fn name(&self) -> &'a str {
         self.strings.get(self.rec().name)
     }
+    /// The engine-defined kind of lens (`LensSpec::lens_type`).
     pub fn lens_type(&self) -> u32 {
         self.rec().lens_type
     }
@@ -1016,9 +1079,11 @@ impl<'a> LensInfo<'a> {
             (p.dx, p.dy)
         })
     }
+    /// Number of endpoints (1..=8).
     pub fn endpoint_count(&self) -> u32 {
         self.rec().point_count
     }
+    /// Number of fields.
     pub fn field_count(&self) -> u32 {
         self.rec().field_count
     }
@@ -1034,9 +1099,11 @@ impl<'a> LensInfo<'a> {
             r.result,
         )
     }
+    /// Number of decision-tree nodes (node 0 is the root).
     pub fn node_count(&self) -> u32 {
         self.rec().node_count
     }
+    /// Decision-tree node `n`.
     pub fn node(&self, n: u32) -> LensNode {
         let i = (self.rec().first_node + n) as usize;
         let r: LensNodeRec = self.nodes.rec(i);

@@ -15,8 +15,6 @@ use alloc::vec::Vec;
 
 /// A fixed-size record: what a [`super::wire::Table`] decodes.
 pub trait Record: Sized {
-    /// Bytes per record.
-    const LEN: usize;
     /// The record at the start of `b` (fields past its end read as 0).
     fn read(b: &[u8]) -> Self;
 }
@@ -60,7 +58,6 @@ macro_rules! record {
         );
 
         impl Record for $name {
-            const LEN: usize = $len;
             #[inline(always)]
             fn read(b: &[u8]) -> Self {
                 $name::read(b)

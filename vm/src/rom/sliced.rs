@@ -1,5 +1,5 @@
 //! The optional `sliced` section: bit-sliced copies of the packed classes' absence masks
-//! (`research/perf.md` sections 4, 7, 8). For a block of `64 * bw` entries and each view bit,
+//! (docs/performance.md, "One match call and the view"). For a block of `64 * bw` entries and each view bit,
 //! one row of `bw` u64 words holds the set of entries that forbid that bit. A match call ORs
 //! the rows of the bits set in its view; the zero bits are the candidates, in entry order.
 //! The section is the exact transpose of the `masks` section (the loader checks it), so the
@@ -7,7 +7,7 @@
 //! and runs the mask kernel. Byte layout: `docs/rom-format.md`, "sliced".
 
 use super::records::{SlicedIndexRec, sliced_index_at};
-use super::wire::{Table, u64_at};
+use super::wire::u64_at;
 use super::{ClassInfo, LoadError, LoadErrorKind, Rom, Section};
 
 /// First table row of each view word (row = `ROW_BASE[w] + bit`).
@@ -56,10 +56,12 @@ impl<'a> Rom<'a> {
     }
 
     /// The same image with the `sliced` section ignored: matching uses the mask kernel (for
-    /// benchmarks and differential tests that compare the two kernels).
+    /// benchmarks and differential tests that compare the two kernels; feature
+    /// `bench-internals`).
+    #[cfg(feature = "bench-internals")]
     pub fn without_sliced(&self) -> Rom<'a> {
         let mut r = *self;
-        r.t[Section::Sliced.index()] = Table::empty(Section::Sliced.record_len());
+        r.t[Section::Sliced.index()] = super::wire::Table::empty(Section::Sliced.record_len());
         r
     }
 

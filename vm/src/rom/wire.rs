@@ -94,19 +94,9 @@ field!(u8 => u8_at, i8 => i8_at, u16 => u16_at, u32 => u32_at, i32 => i32_at, u6
 pub fn put_u16(out: &mut alloc::vec::Vec<u8>, v: u16) {
     v.put(out)
 }
-/// Appends a little-endian `u32`.
-#[cfg(feature = "alloc")]
-pub fn put_u32(out: &mut alloc::vec::Vec<u8>, v: u32) {
-    v.put(out)
-}
 /// Appends a little-endian `i32`.
 #[cfg(feature = "alloc")]
 pub fn put_i32(out: &mut alloc::vec::Vec<u8>, v: i32) {
-    v.put(out)
-}
-/// Appends a little-endian `u64`.
-#[cfg(feature = "alloc")]
-pub fn put_u64(out: &mut alloc::vec::Vec<u8>, v: u64) {
     v.put(out)
 }
 
@@ -132,10 +122,6 @@ impl<'a> Table<'a> {
     pub fn len(&self) -> usize {
         self.data.len().checked_div(self.rec).unwrap_or(0)
     }
-    #[inline]
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
     /// Record `i` (empty slice when out of range).
     #[inline]
     pub fn get(&self, i: usize) -> &'a [u8] {
@@ -154,9 +140,6 @@ impl<'a> Table<'a> {
         self.base + i * self.rec + field
     }
 }
-
-/// Largest LEB128 encoding of a `u32`.
-pub const VARINT_MAX_LEN: usize = 5;
 
 /// Read an unsigned LEB128 `u32` at `*pos`, advancing it. `None` when the bytes end first, the
 /// encoding is longer than 5 bytes, or the value does not fit in 32 bits (so every value has

@@ -38,7 +38,7 @@ pub fn write(spec: &RomSpec) -> Vec<u8> {
     }
 }
 
-/// [`write`] with optional sections. Panics like [`write`].
+/// [`write()`] with optional sections. Panics like [`write()`].
 pub fn write_with(spec: &RomSpec, opts: &WriteOptions) -> Vec<u8> {
     match try_write_with(spec, opts) {
         Ok(b) => b,
@@ -358,10 +358,10 @@ fn max_extent(nodes: &[ClassNode]) -> i32 {
 pub struct WriteOptions {
     /// Emit the optional `sliced` section with blocks of up to `64 * sliced_block_words`
     /// entries (1, 2, 4 or 8; 0 = no section). The compiler uses 8
-    /// ([`super::sliced::MAX_BLOCK_WORDS`]).
+    /// (the largest).
     pub sliced_block_words: u8,
     /// Emit the optional `lut` section (format v2): a lookup table for every 3x3 packed class
-    /// ([`super::lut::eligible`]) whose table takes at most this many bytes (0 = no section;
+    /// (one whose masks read only the focus, its 8 neighbours and the distance-1 edges) whose table takes at most this many bytes (0 = no section;
     /// the section is left out when no class qualifies).
     pub lut_max_bytes: u32,
     /// With `lut_max_bytes`: a class's table may also take at most this many bytes per stored

@@ -600,7 +600,7 @@ pub fn wide_class_name(stem: &str) -> String {
 }
 
 /// The most arguments a Lens extern takes: the ROM format's limit.
-const MAX_EXTERN_ARGS: usize = lens_vm::rom::bytecode::MAX_ARGS;
+const MAX_EXTERN_ARGS: usize = lens_vm::rom::MAX_ARGS;
 
 /// Letters a label may use in Lens (`o`, `x`, `O`, `X` are symbols).
 const FREE_LETTERS: &str = "mnpqrstuvwyzabcdefghijklMNPQRSTUVWYZABCDEFGHIJKL";

@@ -19,7 +19,7 @@ use super::{
 use crate::board::BoardView;
 use crate::geometry::Orientation;
 use crate::matching::dispatch::{self, Keys};
-use crate::matching::{Host, MatchBuf, Orientations, Query, Scratch};
+use crate::matching::{HitBuf, Host, MatchBuf, Orientations, Query, Scratch, Sink};
 use crate::rom::{ClassId, Kernel, Rom};
 
 /// `Key::cache` of an offset outside the plane cache (its directory entry stays empty).
@@ -209,7 +209,8 @@ impl ScanPlan {
     }
 
     /// Plane ANDs stored in the trie, against the sum of the entries' own key counts had
-    /// nothing been shared: `(shared, unshared)` (for statistics).
+    /// nothing been shared: `(shared, unshared)` (feature `bench-internals`: for statistics).
+    #[cfg(feature = "bench-internals")]
     pub fn and_counts(&self) -> (usize, usize) {
         let mut unshared = 0;
         let mut path = [0usize; STACK + 2];
@@ -440,6 +441,22 @@ impl ScanPlan {
         )
     }
 
+    /// [`ScanPlan::scan`] writing compact [`Hit`](crate::matching::Hit)s (focus, pattern,
+    /// orientation) instead of full matches: the same matches in the same order, resolved
+    /// only when read ([`Hit::resolve`](crate::matching::Hit::resolve)).
+    pub fn scan_hits<B: BoardView + ?Sized, H: Host + ?Sized>(
+        &self,
+        rom: &Rom<'_>,
+        board: &B,
+        host: &H,
+        q: &Query,
+        scratch: &mut Scratch,
+        out: &mut HitBuf<'_>,
+    ) -> usize {
+        self.scan_through(rom, board, host, q, Area::ALL, scratch, out)
+            .unwrap_or_else(|| rom.scan_hits(board, host, q, scratch, out))
+    }
+
     /// [`Rom::scan_area`] of `q` through the plan (the incremental rescan after a move).
     #[allow(clippy::too_many_arguments)]
     pub fn scan_area<B: BoardView + ?Sized, H: Host + ?Sized>(
@@ -459,7 +476,7 @@ impl ScanPlan {
     /// The scan with this plan's keys, through the one dispatch; `None` (nothing written) when
     /// the plan does not serve `q` on `rom`.
     #[allow(clippy::too_many_arguments)]
-    fn scan_through<B: BoardView + ?Sized, H: Host + ?Sized>(
+    fn scan_through<B: BoardView + ?Sized, H: Host + ?Sized, O: Sink + ?Sized>(
         &self,
         rom: &Rom<'_>,
         board: &B,
@@ -467,7 +484,7 @@ impl ScanPlan {
         q: &Query,
         area: Area,
         scratch: &mut Scratch,
-        out: &mut MatchBuf<'_>,
+        out: &mut O,
     ) -> Option<usize> {
         if q.class != self.class || !self.fits(rom) {
             return None;

@@ -217,19 +217,25 @@ impl Metadata {
 /// How a record stores its cells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CellsForm<'a> {
+    /// No cells: the pattern constrains nothing but the focus.
     None,
     /// Nibbles of ring positions `0..positions`.
     Dense {
+        /// Ring positions covered (the rest are unconstrained).
         positions: u32,
+        /// One allowed-state nibble per position, two per byte.
         nibbles: &'a [u8],
     },
     /// Gap/nibble bytes.
     Sparse {
+        /// The encoded gap/nibble bytes.
         bytes: &'a [u8],
     },
     /// A bounding box and its points' 3-bit values.
     Box {
+        /// The box.
         frame: BoxCells,
+        /// 3 bits per interior point, row-major.
         values: &'a [u8],
     },
 }
@@ -237,9 +243,13 @@ pub enum CellsForm<'a> {
 /// The box of a [`CELLS_BOX`] record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BoxCells {
+    /// West column, relative to the focus.
     pub x0: i32,
+    /// North row, relative to the focus.
     pub y0: i32,
+    /// Width in points.
     pub w: i32,
+    /// Height in points.
     pub h: i32,
     /// Bit 0 north row, 1 east column, 2 south row, 3 west column: off-board lines.
     pub edges: u8,
@@ -276,6 +286,7 @@ impl BoxCells {
         }
         n
     }
+    /// Bytes the interior's 3-bit values take.
     pub fn value_bytes(&self) -> usize {
         (self.interior() * 3).div_ceil(8)
     }
@@ -343,6 +354,7 @@ pub struct Record<'a> {
     pub glob_members: Option<u32>,
     /// `PatternSpec::id`.
     pub id: u32,
+    /// The pattern's priority.
     pub priority: i32,
     /// The stored orientations (bit set).
     pub orientations: u8,
@@ -351,6 +363,7 @@ pub struct Record<'a> {
     tests: (u32, &'a [u8]),
     /// Index into the `results` section.
     pub result: Option<u32>,
+    /// How the record stores its cells ([`Record::cells`] decodes them).
     pub cells: CellsForm<'a>,
 }
 
@@ -377,6 +390,7 @@ impl<'a> Record<'a> {
         let mut pos = 0;
         (0..n).map_while(move |_| wire::read_varint(bytes, &mut pos))
     }
+    /// Number of tests.
     pub fn test_count(&self) -> u32 {
         self.tests.0
     }
@@ -665,9 +679,11 @@ impl<'a> CompactRom<'a> {
     pub fn rom(&self) -> &Rom<'a> {
         &self.rom
     }
+    /// Number of classes.
     pub fn class_count(&self) -> usize {
         self.rom.t(Section::CompactClasses).len()
     }
+    /// Every class, in id order.
     pub fn classes(&self) -> impl Iterator<Item = CompactClass<'a>> + 'a {
         let t = *self.rom.t(Section::CompactClasses);
         let stream = self.rom.t(Section::CompactPatterns).data;
@@ -698,24 +714,31 @@ impl<'a> CompactClass<'a> {
     fn rec(&self) -> CompactClassRec {
         self.t.rec(self.index)
     }
+    /// The class's name, as a string index ([`Rom::string`]).
     pub fn name_index(&self) -> u32 {
         self.rec().name
     }
+    /// Which matches a call reports.
     pub fn mode(&self) -> Mode {
         super::mode_from_u8(self.rec().mode)
     }
+    /// Allowed focus states (bit 0 friend, 1 foe, 2 empty, 3 off).
     pub fn focus(&self) -> u8 {
         self.rec().focus
     }
+    /// Field width (odd).
     pub fn width(&self) -> u8 {
         self.rec().width
     }
+    /// Field height (odd).
     pub fn height(&self) -> u8 {
         self.rec().height
     }
+    /// The orientation policy.
     pub fn orient(&self) -> OrientPolicy {
         super::orient_from_u8(self.rec().orient)
     }
+    /// The value reported when no pattern matches.
     pub fn default_value(&self) -> Option<i32> {
         let r = self.rec();
         (r.has_default != 0).then_some(r.default)

@@ -1,6 +1,6 @@
 //! Ring order over any field: the canonical numbering of offsets that compact pattern records
 //! use for their cells. Offsets are sorted by Chebyshev ring, then Manhattan distance, then
-//! `dy`, then `dx` — the order of [`crate::rom::layout::RING`] (the 7x7 window of the packed
+//! `dy`, then `dx` — the order of the packed masks' ring (`rom/layout.rs`; the 7x7 window of the packed
 //! masks) extended to every radius, and the order the compiler lists a pattern's cells in, so a
 //! record's cells need no positions of their own when dense and small gaps when sparse.
 

@@ -1,0 +1,19 @@
+//! Hooks for this crate's own tests and benches and the workspace's benches (feature
+//! `bench-internals`, off by default; no stability promise). An embedder never needs them:
+//! they expose the lookup tables' key and lists and the packed view words so that a bench can
+//! time one stage alone. The other hooks are methods gated by the same feature:
+//! `Rom::without_lut`, `Rom::without_sliced` and `ScanPlan::and_counts`.
+
+pub use crate::matching::view_words;
+
+/// The lookup tables' window cut and candidate lists (`rom/lut.rs`, "lut" in
+/// `docs/rom-format.md`).
+pub mod lut {
+    pub use crate::rom::lut::{NEIGHBOURS, code, realizable};
+
+    /// How many entries the table lists for a focus state (0 friend, 1 foe, 2 empty) in the
+    /// class's focus set and a neighbourhood [`code`].
+    pub fn candidates(table: &crate::rom::ClassLut<'_>, focus_state: u8, code: u16) -> usize {
+        table.candidates(focus_state, code).len()
+    }
+}
