@@ -130,9 +130,14 @@ fn bench(c: &mut Criterion) {
             .iter()
             .map(|q| ScanPlan::new(&rom, q.class).unwrap())
             .collect(),
+        // Both colours of a class share one index.
         sets: queries
-            .iter()
-            .map(|&q| IncrementalScan::new(&rom, q, 8192).unwrap())
+            .chunks(2)
+            .flat_map(|q| {
+                let black = IncrementalScan::new(&rom, q[0], 8192).unwrap();
+                let white = black.for_perspective(q[1].perspective);
+                [black, white]
+            })
             .collect(),
         queries,
         scratch: Scratch::new(),

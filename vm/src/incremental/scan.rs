@@ -13,6 +13,7 @@
 //! `vanished`. Matches are identified by [`MatchId`] (focus, pattern, orientation), stable
 //! from move to move.
 
+use alloc::sync::Arc;
 use alloc::vec;
 use alloc::vec::Vec;
 
@@ -20,7 +21,7 @@ use super::snapshot::{POINTS, PointSet, Snapshot, walk_string};
 use crate::board::{BoardView, Colour, MAX_SIZE};
 use crate::geometry::Orientation;
 use crate::matching::{Ctx, Geometry, Host, Match, MatchBuf, Query, Scratch, run_class};
-use crate::rom::bytecode::{Op, decode};
+use crate::rom::bytecode::{OpReach, decode};
 use crate::rom::lut::NEIGHBOURS;
 use crate::rom::{ClassId, Rom};
 
@@ -93,22 +94,17 @@ impl Reach {
                 let mut pc = 0;
                 while let Ok((op, next)) = decode(code, pc) {
                     pc = next;
-                    let (d, libs) = match op {
-                        Op::Libs(dx, dy) | Op::Atari(dx, dy) => (cheb(dx, dy), true),
-                        Op::NbrAtari(dx, dy, _) => (cheb(dx, dy) + 1, true),
-                        Op::Count { dx, dy, radius, .. } => (cheb(dx, dy) + radius as i32, false),
-                        Op::Any(dx, dy, _) => (cheb(dx, dy) + 4, false),
-                        Op::Adj(dx, dy) | Op::Empty8(dx, dy) => (cheb(dx, dy) + 1, false),
-                        Op::Empty25(dx, dy) => (cheb(dx, dy) + 2, false),
-                        Op::Dist(..) => {
+                    // Each instruction's reach is defined beside its encoding (rom/bytecode.rs).
+                    let (d, libs) = match op.reach() {
+                        OpReach::Near { radius, libs } => (radius, libs),
+                        OpReach::Board => {
                             r.global = true;
                             (0, false)
                         }
-                        Op::Mark(..) | Op::Global(_) | Op::Extern { .. } => {
+                        OpReach::Host => {
                             r.host = true;
                             (0, false)
                         }
-                        Op::Int(_) | Op::Line(..) | Op::Not | Op::Neg | Op::Bin(_) => (0, false),
                     };
                     r.state = r.state.max(d);
                     r.tests = r.tests.max(d);
@@ -127,10 +123,10 @@ impl Reach {
 pub struct Update {
     /// Points whose state changed since the last update.
     pub changed: usize,
-    /// Entries checked at a focus (the transition index's candidates and the kept hits
-    /// re-checked).
+    /// Entries put through the 3x3 filter at a focus (the members of the transition index's
+    /// buckets that were read, and every entry at a focus matched from scratch).
     pub checked: usize,
-    /// Of those, the ones that passed the 3x3 absence mask and had their farther cells read.
+    /// Of those, the ones that passed the 3x3 filter and had their farther cells read.
     pub verified: usize,
     /// Foci whose class program ran again.
     pub rematched: usize,
@@ -142,50 +138,359 @@ struct Cell {
     dx: i8,
     dy: i8,
     allowed: u8,
+    /// The cell's offset slot in the transition index ([`NO_SLOT`] beyond the board's span).
+    slot: u16,
 }
 
-/// Offsets the transition index covers (farther cells can only be off the board).
-const SPAN: i32 = MAX_SIZE as i32 - 1;
-const SIDE: usize = 2 * SPAN as usize + 1;
+/// Farthest offset a cell on the board can have from an on-board focus.
+const MAX_SPAN: i32 = MAX_SIZE as i32 - 1;
+const NO_SLOT: u16 = u16::MAX;
+/// Points the bucket filter reads: the focus's 3x3 square (its 8 neighbours in
+/// [`NEIGHBOURS`] order, then the focus) and the changed point's 8 neighbours.
+const FILTERED: usize = 17;
+/// Filter rows per 64 bucket members: one per (filtered point, state), state 0 friend,
+/// 1 foe, 2 empty, 3 off.
+const ROWS: usize = 4 * FILTERED;
 
 #[inline(always)]
 fn point_index(x: i32, y: i32) -> usize {
     y as usize * MAX_SIZE as usize + x as usize
 }
 
+/// A list of entries with their filter: bit `j` of row `w * ROWS + 4 * i + s` says whether
+/// member `64 * w + j` allows state `s` at filtered point `i` ([`FILTERED`]), so ANDing the
+/// rows that the states around the focus and around the changed point select leaves exactly
+/// the members those 17 points allow.
+#[derive(Clone, Copy, Debug, Default)]
+struct Bucket {
+    members: u32,
+    len: u32,
+    rows: u32,
+    /// Bit `4 * i + s`: some member allows state `s` at filtered point `i` (points 0..9 in
+    /// `near`, 9.. in `around`), so most buckets a focus cannot use are passed over unread.
+    near: u64,
+    around: u32,
+}
+
+/// What a class's matches need from the board, built once per class and shared by the
+/// perspectives ([`IncrementalScan::for_perspective`]): the oriented entries' cells and the
+/// transition index. States are from the query's perspective, so both colours read the
+/// same index.
+#[derive(Debug)]
+struct Index {
+    focus: u8,
+    first: u32,
+    entries: usize,
+    /// Per entry: its cells (`starts[e]..starts[e + 1]`), nearest the focus first; those
+    /// from `far[e]` on lie beyond the 3x3 square (the bucket filter covers the others).
+    starts: Vec<u32>,
+    far: Vec<u32>,
+    cells: Vec<Cell>,
+    /// Cells reach at most `span` from the focus (capped at the board's span); the offset
+    /// `(dx, dy)` has slot `grid[(dy + span) * side + dx + span]` ([`NO_SLOT`]: no cell).
+    span: i32,
+    side: usize,
+    grid: Vec<u16>,
+    /// u64 words per bitmap over the slots.
+    slot_words: usize,
+    /// Per slot, `buckets[slot * 9 + a * 3 + b]`: the entries with a cell there allowing
+    /// `b` but not `a` (those a change from `a` to `b` there can complete); the last bucket
+    /// holds every entry (matching a focus from scratch).
+    buckets: Vec<Bucket>,
+    members: Vec<u32>,
+    rows: Vec<u64>,
+}
+
+impl Index {
+    fn new(rom: &Rom<'_>, class: ClassId) -> Option<Index> {
+        let info = rom.class(class)?;
+        let (first, n) = (info.first_entry(), info.entry_count() as usize);
+        let cheb = |x: i32, y: i32| x.abs().max(y.abs());
+        let mut starts = Vec::with_capacity(n + 1);
+        let mut far = Vec::with_capacity(n);
+        let mut cells = Vec::new();
+        let mut span = 0;
+        for r in 0..n {
+            let (p, o, _) = rom.entry(first + r as u32);
+            let t = Orientation::new(o).unwrap_or(Orientation::IDENTITY);
+            starts.push(cells.len() as u32);
+            let at = cells.len();
+            for (dx, dy, allowed) in rom.pattern(p).cells() {
+                let (x, y) = t.apply(dx as i32, dy as i32);
+                cells.push(Cell {
+                    dx: x as i8,
+                    dy: y as i8,
+                    allowed,
+                    slot: NO_SLOT,
+                });
+                if cheb(x, y) <= MAX_SPAN {
+                    span = span.max(cheb(x, y));
+                }
+            }
+            // Nearest cells first: they reject most candidates.
+            let dist = |c: &Cell| cheb(c.dx as i32, c.dy as i32);
+            cells[at..].sort_by_key(dist);
+            far.push((at + cells[at..].iter().take_while(|c| dist(c) <= 1).count()) as u32);
+        }
+        starts.push(cells.len() as u32);
+        let side = 2 * span as usize + 1;
+        let cell_at = |c: &Cell| {
+            let (x, y) = (c.dx as i32, c.dy as i32);
+            (cheb(x, y) <= span).then(|| (y + span) as usize * side + (x + span) as usize)
+        };
+        // Slots in grid order (deterministic), one per offset some cell has.
+        let mut grid = vec![NO_SLOT; side * side];
+        for c in &cells {
+            if let Some(g) = cell_at(c) {
+                grid[g] = 0;
+            }
+        }
+        let mut slots = 0u16;
+        for g in grid.iter_mut().filter(|g| **g == 0) {
+            *g = slots;
+            slots += 1;
+        }
+        for c in cells.iter_mut() {
+            if let Some(g) = cell_at(c) {
+                c.slot = grid[g];
+            }
+        }
+        // The states entry `r` allows at the filtered points around a change at `(dx, dy)`.
+        let filtered = |cells: &[Cell], starts: &[u32], r: usize, dx: i32, dy: i32| {
+            let cells = &cells[starts[r] as usize..starts[r + 1] as usize];
+            let at = |x: i32, y: i32| {
+                cells
+                    .iter()
+                    .filter(|c| (c.dx as i32, c.dy as i32) == (x, y))
+                    .fold(0xFu8, |a, c| a & c.allowed)
+            };
+            let mut f = [0u8; FILTERED];
+            for (i, &(nx, ny)) in NEIGHBOURS.iter().enumerate() {
+                f[i] = at(nx as i32, ny as i32);
+                f[9 + i] = at(dx + nx as i32, dy + ny as i32);
+            }
+            f[8] = at(0, 0);
+            f
+        };
+        // (slot, a * 3 + b, entry) for every cell allowing b but not a.
+        let mut keyed: Vec<(u16, u8, u32, i8, i8)> = Vec::new();
+        for r in 0..n {
+            for c in &cells[starts[r] as usize..starts[r + 1] as usize] {
+                if c.slot == NO_SLOT {
+                    continue;
+                }
+                for a in 0..3u8 {
+                    for b in 0..3u8 {
+                        if a != b && c.allowed >> b & 1 != 0 && c.allowed >> a & 1 == 0 {
+                            keyed.push((c.slot, a * 3 + b, r as u32, c.dx, c.dy));
+                        }
+                    }
+                }
+            }
+        }
+        keyed.sort_unstable();
+        keyed.dedup();
+        let mut ix = Index {
+            focus: info.focus(),
+            first,
+            entries: n,
+            starts,
+            far,
+            cells,
+            span,
+            side,
+            grid,
+            slot_words: (slots as usize).div_ceil(64).max(1),
+            buckets: vec![Bucket::default(); slots as usize * 9 + 1],
+            members: Vec::with_capacity(keyed.len() + n),
+            rows: Vec::new(),
+        };
+        let mut i = 0;
+        while i < keyed.len() {
+            let (slot, t) = (keyed[i].0, keyed[i].1);
+            let j = i + keyed[i..]
+                .iter()
+                .take_while(|k| (k.0, k.1) == (slot, t))
+                .count();
+            let members: Vec<_> = keyed[i..j]
+                .iter()
+                .map(|k| {
+                    let f = filtered(&ix.cells, &ix.starts, k.2 as usize, k.3 as i32, k.4 as i32);
+                    (k.2, f)
+                })
+                .collect();
+            ix.buckets[slot as usize * 9 + t as usize] = ix.add_bucket(members);
+            i = j;
+        }
+        let all = ix.buckets.len() - 1;
+        let members: Vec<_> = (0..n)
+            .map(|r| (r as u32, filtered(&ix.cells, &ix.starts, r, 0, 0)))
+            .collect();
+        ix.buckets[all] = ix.add_bucket(members);
+        Some(ix)
+    }
+
+    fn add_bucket(&mut self, mut members: Vec<(u32, [u8; FILTERED])>) -> Bucket {
+        // Members with like neighbourhoods side by side: the filter leaves whole words empty
+        // after the first points and stops early there.
+        members.sort_by_key(|&(r, allow)| (allow, r));
+        let mut b = Bucket {
+            members: self.members.len() as u32,
+            len: 0,
+            rows: self.rows.len() as u32,
+            near: 0,
+            around: 0,
+        };
+        let mut len = 0usize;
+        for (r, allow) in members {
+            for (i, &allowed) in allow.iter().enumerate() {
+                let a = allowed as u64 & 0xF;
+                if i < 9 {
+                    b.near |= a << (4 * i);
+                } else {
+                    b.around |= (a as u32) << (4 * (i - 9));
+                }
+            }
+            if len.is_multiple_of(64) {
+                self.rows.extend_from_slice(&[0; ROWS]);
+            }
+            let row = &mut self.rows[b.rows as usize + len / 64 * ROWS..][..ROWS];
+            for (i, &allowed) in allow.iter().enumerate() {
+                for s in 0..4 {
+                    if allowed >> s & 1 != 0 {
+                        row[4 * i + s] |= 1 << (len % 64);
+                    }
+                }
+            }
+            self.members.push(r);
+            len += 1;
+        }
+        Bucket {
+            len: len as u32,
+            ..b
+        }
+    }
+
+    /// The slot of offset `(dx, dy)`, if a cell has it.
+    #[inline(always)]
+    fn slot(&self, dx: i32, dy: i32) -> u16 {
+        if cheb(dx, dy) > self.span {
+            return NO_SLOT;
+        }
+        self.grid[(dy + self.span) as usize * self.side + (dx + self.span) as usize]
+    }
+
+    /// Calls `f` with every member of `b` that the 3x3 states `st` allow.
+    #[inline(always)]
+    fn filter(&self, b: Bucket, st: &[u8; FILTERED], mut f: impl FnMut(usize)) {
+        let words = (b.len as usize).div_ceil(64);
+        let rows = &self.rows[b.rows as usize..b.rows as usize + words * ROWS];
+        let members = &self.members[b.members as usize..(b.members + b.len) as usize];
+        for (w, row) in rows.chunks_exact(ROWS).enumerate() {
+            let mut acc = u64::MAX;
+            for (i, &s) in st.iter().enumerate() {
+                acc &= row[4 * i + s as usize];
+                if (i == 3 || i == 8) && acc == 0 {
+                    break;
+                }
+            }
+            while acc != 0 {
+                let j = w * 64 + acc.trailing_zeros() as usize;
+                acc &= acc - 1;
+                f(members[j] as usize);
+            }
+        }
+    }
+
+    /// Whether every cell of entry `r` beyond the 3x3 square holds at focus `(x, y)` (the
+    /// caller filtered the 3x3 square).
+    #[inline]
+    fn holds_far(&self, snap: &Snapshot, r: usize, x: i32, y: i32) -> bool {
+        let cells = &self.cells[self.far[r] as usize..self.starts[r + 1] as usize];
+        cells
+            .iter()
+            .all(|c| c.allowed >> state(snap, x + c.dx as i32, y + c.dy as i32) & 1 != 0)
+    }
+
+    /// Adds the slots where entry `r` refuses each state to a point's break bitmaps (which
+    /// stay a superset when hits go: a stale bit only costs a look at the hits).
+    fn add_breaks(&self, breaks: &mut [u64], r: usize) {
+        let sw = self.slot_words;
+        for c in &self.cells[self.starts[r] as usize..self.starts[r + 1] as usize] {
+            if c.slot == NO_SLOT {
+                continue;
+            }
+            let (i, bit) = (c.slot as usize / 64, 1u64 << (c.slot % 64));
+            for b in 0..3 {
+                if c.allowed >> b & 1 == 0 {
+                    breaks[b * sw + i] |= bit;
+                }
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn focus_ok(&self, s: u8) -> bool {
+        s < 3 && self.focus >> s & 1 != 0
+    }
+}
+
+#[inline(always)]
+fn cheb(x: i32, y: i32) -> i32 {
+    x.abs().max(y.abs())
+}
+
+/// State of a point in a perspective snapshot: 0 friend, 1 foe, 2 empty, 3 off.
+#[inline(always)]
+fn state(snap: &Snapshot, x: i32, y: i32) -> u8 {
+    if snap.on_board(x, y) {
+        snap.state(x, y)
+    } else {
+        3
+    }
+}
+
+/// The summary bits ([`Bucket::near`] or [`Bucket::around`]) of the states `st`.
+#[inline(always)]
+fn present(st: &[u8]) -> u64 {
+    st.iter()
+        .enumerate()
+        .fold(0, |p, (i, &s)| p | 1 << (4 * i + s as usize))
+}
+
+/// Sets the states of the focus's 8 neighbours ([`NEIGHBOURS`] order) and of the focus
+/// (`st[..9]`, or `st[9..]`, the neighbours alone, for the changed point).
+#[inline(always)]
+fn read_states(snap: &Snapshot, x: i32, y: i32, st: &mut [u8]) {
+    for (i, &(dx, dy)) in NEIGHBOURS.iter().enumerate() {
+        st[i] = state(snap, x + dx as i32, y + dy as i32);
+    }
+    if let Some(s) = st.get_mut(8) {
+        *s = state(snap, x, y);
+    }
+}
+
 /// The match set of one query (class, perspective, orientations) over a whole board, kept
 /// up to date by [`IncrementalScan::update`] after each play, undo or edit. All memory is
-/// allocated by [`IncrementalScan::new`] (about `entries / 8 * 625` bytes of hit sets plus
-/// the class's transition index, and `capacity` matches); updates never allocate.
+/// allocated by [`IncrementalScan::new`] (hit sets of `entries / 8 * 625` bytes, the
+/// class's transition index, shared with [`IncrementalScan::for_perspective`], and
+/// `capacity` matches); updates never allocate.
 #[derive(Clone, Debug)]
 pub struct IncrementalScan {
     query: Query,
     reach: Reach,
-    focus: u8,
-    first: u32,
-    entries: usize,
+    ix: Arc<Index>,
     /// u64 words per hit set.
     words: usize,
-    /// Per entry: its cells (`starts[e]..starts[e + 1]`), nearest the focus first; those
-    /// from `far[e]` on lie beyond the 3x3 square (the `near` mask covers the others).
-    starts: Vec<u32>,
-    far: Vec<u32>,
-    cells: Vec<Cell>,
-    /// Per entry: the states its cells forbid on the focus and its 8 neighbours, bit
-    /// `4 * i + state` for neighbour `i` ([`NEIGHBOURS`] order), bits 32.. the focus.
-    near: Vec<u64>,
-    /// Distinct cell offsets (index into the `SIDE x SIDE` grid), each with its 9
-    /// transition buckets `gain_at[k * 9 + a * 3 + b]..[.. + 1]` into `gains`.
-    offsets: Vec<(i8, i8)>,
-    gain_at: Vec<u32>,
-    gains: Vec<u32>,
-    /// `near` of each entry of `gains`, side by side (a branch-free filter streams them).
-    gain_near: Vec<u64>,
+    /// The board at the last update, from the query's perspective (rows 0 friend, 1 foe).
     snap: Snapshot,
     valid: bool,
     /// Geometric hits per point (`words` u64 per point, [`point_index`]) and their count.
     hits: Vec<u64>,
     count: Vec<u32>,
+    /// Per point and state `b`, `3 * slot_words` u64: the slots where one of the point's
+    /// hits has a cell refusing `b` (a superset: only hits there can break).
+    breaks: Vec<u64>,
     capacity: usize,
     /// The set, in [`Rom::scan`] order (foci row by row, the class program's order within a
     /// focus).
@@ -203,98 +508,34 @@ impl IncrementalScan {
     /// the first [`IncrementalScan::update`] matches the whole board. `None` when the class
     /// does not exist.
     pub fn new(rom: &Rom<'_>, query: Query, capacity: usize) -> Option<IncrementalScan> {
-        let class = rom.class(query.class)?;
         let reach = Reach::of(rom, query.class)?;
-        let (first, n) = (class.first_entry(), class.entry_count() as usize);
-        let mut starts = Vec::with_capacity(n + 1);
-        let mut far = Vec::with_capacity(n);
-        let mut cells = Vec::new();
-        let mut near = Vec::with_capacity(n);
-        // (offset grid index, a * 3 + b, entry) for every cell allowing b but not a.
-        let mut keyed: Vec<(u32, u8, u32)> = Vec::new();
-        for r in 0..n {
-            let (p, o, _) = rom.entry(first + r as u32);
-            let t = Orientation::new(o).unwrap_or(Orientation::IDENTITY);
-            starts.push(cells.len() as u32);
-            let at = cells.len();
-            let mut forbid = 0u64;
-            for (dx, dy, allowed) in rom.pattern(p).cells() {
-                let (x, y) = t.apply(dx as i32, dy as i32);
-                cells.push(Cell {
-                    dx: x as i8,
-                    dy: y as i8,
-                    allowed,
-                });
-                let banned = (!allowed & 0xF) as u64;
-                if (x, y) == (0, 0) {
-                    forbid |= banned << 32;
-                } else if let Some(i) = NEIGHBOURS
-                    .iter()
-                    .position(|&(nx, ny)| (nx as i32, ny as i32) == (x, y))
-                {
-                    forbid |= banned << (4 * i);
-                }
-                if x.abs() <= SPAN && y.abs() <= SPAN {
-                    let g = ((y + SPAN) as usize * SIDE + (x + SPAN) as usize) as u32;
-                    for a in 0..3u8 {
-                        for b in 0..3u8 {
-                            if a != b && allowed >> b & 1 != 0 && allowed >> a & 1 == 0 {
-                                keyed.push((g, a * 3 + b, r as u32));
-                            }
-                        }
-                    }
-                }
-            }
-            // Nearest cells first: they reject most candidates.
-            let dist = |c: &Cell| (c.dx as i32).abs().max((c.dy as i32).abs());
-            cells[at..].sort_by_key(dist);
-            far.push((at + cells[at..].iter().take_while(|c| dist(c) <= 1).count()) as u32);
-            near.push(forbid);
-        }
-        starts.push(cells.len() as u32);
-        keyed.sort_unstable();
-        keyed.dedup();
-        let mut offsets: Vec<(i8, i8)> = Vec::new();
-        let mut gain_at = Vec::new();
-        let mut gains = Vec::with_capacity(keyed.len());
-        let mut i = 0;
-        while i < keyed.len() {
-            let g = keyed[i].0;
-            let (x, y) = (
-                (g as usize % SIDE) as i32 - SPAN,
-                (g as usize / SIDE) as i32 - SPAN,
-            );
-            offsets.push((x as i8, y as i8));
-            for bucket in 0..9u8 {
-                gain_at.push(gains.len() as u32);
-                while i < keyed.len() && keyed[i].0 == g && keyed[i].1 == bucket {
-                    gains.push(keyed[i].2);
-                    i += 1;
-                }
-            }
-        }
-        gain_at.push(gains.len() as u32);
-        let gain_near = gains.iter().map(|&r| near[r as usize]).collect();
-        let words = n.div_ceil(64).max(1);
-        Some(IncrementalScan {
+        let ix = Arc::new(Index::new(rom, query.class)?);
+        Some(IncrementalScan::with_index(ix, reach, query, capacity))
+    }
+
+    /// An (empty) set of the same class and orientations for `perspective`, sharing this
+    /// set's index (no rebuild; half the memory for both colours).
+    pub fn for_perspective(&self, perspective: Colour) -> IncrementalScan {
+        let query = Query {
+            perspective,
+            ..self.query
+        };
+        IncrementalScan::with_index(self.ix.clone(), self.reach, query, self.capacity)
+    }
+
+    fn with_index(ix: Arc<Index>, reach: Reach, query: Query, capacity: usize) -> Self {
+        let words = ix.entries.div_ceil(64).max(1);
+        let breaks = vec![0; POINTS * 3 * ix.slot_words];
+        IncrementalScan {
             query,
             reach,
-            focus: class.focus(),
-            first,
-            entries: n,
+            ix,
             words,
-            starts,
-            far,
-            cells,
-            near,
-            offsets,
-            gain_at,
-            gains,
-            gain_near,
             snap: Snapshot::EMPTY,
             valid: false,
             hits: vec![0; POINTS * words],
             count: vec![0; POINTS],
+            breaks,
             capacity,
             matches: Vec::with_capacity(capacity),
             spare: Vec::with_capacity(capacity),
@@ -302,7 +543,7 @@ impl IncrementalScan {
             appeared: Vec::with_capacity(capacity),
             vanished: Vec::with_capacity(capacity),
             dropped: 0,
-        })
+        }
     }
 
     /// The query the set tracks.
@@ -338,83 +579,41 @@ impl IncrementalScan {
         self.valid = false;
     }
 
-    /// State of a point from the query's perspective in `snap`: 0 friend, 1 foe, 2 empty, 3 off.
-    #[inline(always)]
-    fn state(&self, snap: &Snapshot, x: i32, y: i32) -> u8 {
-        if !snap.on_board(x, y) {
-            return 3;
-        }
-        let s = snap.state(x, y);
-        if s < 2 && self.query.perspective == Colour::White {
-            s ^ 1
-        } else {
-            s
-        }
-    }
-
-    /// The states of the focus and its 8 neighbours as bits (see `near`).
-    #[inline]
-    fn present(&self, snap: &Snapshot, x: i32, y: i32) -> u64 {
-        let mut p = 1u64 << (32 + self.state(snap, x, y));
-        for (i, &(dx, dy)) in NEIGHBOURS.iter().enumerate() {
-            p |= 1u64 << (4 * i as u32 + self.state(snap, x + dx as i32, y + dy as i32) as u32);
-        }
-        p
-    }
-
-    /// Whether every cell of entry `r` beyond the 3x3 square holds at focus `(x, y)` (the
-    /// caller checked `near`).
-    #[inline]
-    fn holds_far(&self, snap: &Snapshot, r: usize, x: i32, y: i32) -> bool {
-        let cells = &self.cells[self.far[r] as usize..self.starts[r + 1] as usize];
-        cells
-            .iter()
-            .all(|c| c.allowed >> self.state(snap, x + c.dx as i32, y + c.dy as i32) & 1 != 0)
-    }
-
-    #[inline(always)]
-    fn focus_ok(&self, s: u8) -> bool {
-        s < 3 && self.focus >> s & 1 != 0
-    }
-
-    /// Sets entry `r` at point `p`; `true` when it was not set.
-    #[inline(always)]
-    fn set_hit(&mut self, p: usize, r: usize) -> bool {
-        let w = &mut self.hits[p * self.words + r / 64];
-        let bit = 1u64 << (r % 64);
-        let new = *w & bit == 0;
-        *w |= bit;
-        self.count[p] += new as u32;
-        new
-    }
-
-    /// Every hit of focus `(x, y)` from scratch (empty unless the focus state is allowed).
-    fn compute_hits(&mut self, snap: &Snapshot, x: i32, y: i32) -> usize {
+    /// Every hit of focus `(x, y)` from scratch (none unless the focus state is allowed);
+    /// returns the entries filtered.
+    fn compute_hits(&mut self, snap: &Snapshot, x: i32, y: i32) -> (usize, usize) {
+        let ix = &*self.ix;
         let p = point_index(x, y);
-        self.hits[p * self.words..(p + 1) * self.words].fill(0);
+        let hits = &mut self.hits[p * self.words..(p + 1) * self.words];
+        hits.fill(0);
         self.count[p] = 0;
-        if !self.focus_ok(self.state(snap, x, y)) {
-            return 0;
+        let sw = ix.slot_words;
+        let breaks = &mut self.breaks[p * 3 * sw..(p + 1) * 3 * sw];
+        breaks.fill(0);
+        if !ix.focus_ok(state(snap, x, y)) {
+            return (0, 0);
         }
-        let present = self.present(snap, x, y);
-        let mut i = 0;
-        while i < self.entries {
-            let end = (i + CHUNK).min(self.entries);
-            let (buf, n) = pass_near(&self.near[i..end], present);
-            for &k in &buf[..n] {
-                let r = i + k as usize;
-                if self.holds_far(snap, r, x, y) {
-                    self.set_hit(p, r);
-                }
+        let (mut n, mut verified) = (0, 0);
+        let all = ix.buckets[ix.buckets.len() - 1];
+        let mut st = [0u8; FILTERED];
+        read_states(snap, x, y, &mut st[..9]);
+        read_states(snap, x, y, &mut st[9..]);
+        ix.filter(all, &st, |r| {
+            verified += 1;
+            if ix.holds_far(snap, r, x, y) {
+                hits[r / 64] |= 1 << (r % 64);
+                ix.add_breaks(breaks, r);
+                n += 1;
             }
-            i = end;
-        }
-        self.entries
+        });
+        self.count[p] = n;
+        (ix.entries, verified)
     }
 
-    /// Drops the hits of point `p` (focus `(x, y)`) whose cell at offset `(dx, dy)` does not
-    /// allow state `b`; returns (hits dropped, hits looked at).
-    fn drop_hits(&mut self, p: usize, dx: i8, dy: i8, b: u8) -> (usize, usize) {
+    /// Drops the hits of point `p` whose cell at slot `slot` does not allow state `b`;
+    /// returns (hits dropped, hits looked at).
+    fn drop_hits(&mut self, p: usize, slot: u16, b: u8) -> (usize, usize) {
+        let ix = &*self.ix;
         let (mut dropped, mut seen) = (0, 0);
         for w in 0..self.words {
             let mut bits = self.hits[p * self.words + w];
@@ -423,10 +622,10 @@ impl IncrementalScan {
                 bits &= bits - 1;
                 seen += 1;
                 let r = w * 64 + k;
-                let cells = &self.cells[self.starts[r] as usize..self.starts[r + 1] as usize];
+                let cells = &ix.cells[ix.starts[r] as usize..ix.starts[r + 1] as usize];
                 if cells
                     .iter()
-                    .any(|c| c.dx == dx && c.dy == dy && c.allowed >> b & 1 == 0)
+                    .any(|c| c.slot == slot && c.allowed >> b & 1 == 0)
                 {
                     self.hits[p * self.words + w] &= !(1u64 << k);
                     self.count[p] -= 1;
@@ -435,6 +634,15 @@ impl IncrementalScan {
             }
         }
         (dropped, seen)
+    }
+
+    /// The snapshot of `board` from the query's perspective.
+    fn read<B: BoardView + ?Sized>(&self, board: &B) -> Snapshot {
+        let mut s = Snapshot::read(board);
+        if self.query.perspective == Colour::White {
+            s.rows.swap(0, 1);
+        }
+        s
     }
 
     /// Brings the set up to date with `board` (any number of moves, captures, undos or edits
@@ -446,7 +654,7 @@ impl IncrementalScan {
         host: &H,
         scratch: &mut Scratch,
     ) -> Update {
-        let now = Snapshot::read(board);
+        let now = self.read(board);
         self.appeared.clear();
         self.vanished.clear();
         let mut u = Update::default();
@@ -458,73 +666,100 @@ impl IncrementalScan {
             self.count.fill(0);
             for y in 0..size {
                 for x in 0..size {
-                    u.checked += self.compute_hits(&now, x, y);
+                    let (c, v) = self.compute_hits(&now, x, y);
+                    (u.checked, u.verified) = (u.checked + c, u.verified + v);
                     rematch.insert(x, y);
                 }
             }
             u.changed = POINTS;
         } else {
             let mut list = [(0i8, 0i8, 0u8, 0u8); POINTS];
-            let persp = |s: u8| {
-                if s < 2 && self.query.perspective == Colour::White {
-                    s ^ 1
-                } else {
-                    s
-                }
-            };
             self.snap.diff(&now, |c| {
-                let old = persp(self.snap.state(c.x, c.y));
-                list[u.changed] = (c.x as i8, c.y as i8, old, persp(c.state));
+                let old = self.snap.state(c.x, c.y);
+                list[u.changed] = (c.x as i8, c.y as i8, old, c.state);
                 u.changed += 1;
             });
             if u.changed == 0 {
                 return u;
             }
+            // Per row, the points whose state the class allows at its focus.
+            let full = (1u32 << size) - 1;
+            let mut focus_rows = [0u32; MAX_SIZE as usize];
+            let f = self.ix.focus;
+            for (y, r) in focus_rows.iter_mut().enumerate().take(size as usize) {
+                let (a, b) = (now.rows[0][y], now.rows[1][y]);
+                *r = (if f & 1 != 0 { a } else { 0 })
+                    | (if f & 2 != 0 { b } else { 0 })
+                    | (if f & 4 != 0 { full & !(a | b) } else { 0 });
+            }
             for &(cx, cy, a, b) in &list[..u.changed] {
                 let (cx, cy) = (cx as i32, cy as i32);
                 // The changed point as a focus: its focus test changed.
-                let flipped = self.focus_ok(a) != self.focus_ok(b);
+                let flipped = self.ix.focus_ok(a) != self.ix.focus_ok(b);
                 if flipped {
-                    u.checked += self.compute_hits(&now, cx, cy);
+                    let (c, v) = self.compute_hits(&now, cx, cy);
+                    (u.checked, u.verified) = (u.checked + c, u.verified + v);
                     rematch.insert(cx, cy);
                 }
-                let bucket = (a * 3 + b) as usize;
-                for k in 0..self.offsets.len() {
-                    let (dx, dy) = self.offsets[k];
-                    let (x, y) = (cx - dx as i32, cy - dy as i32);
-                    if !now.on_board(x, y) || (flipped && (dx, dy) == (0, 0)) {
-                        continue;
-                    }
-                    let p = point_index(x, y);
-                    // Hits with a cell on the changed point that refuses its new state go.
-                    if self.count[p] > 0 {
-                        let (lost, seen) = self.drop_hits(p, dx, dy, b);
-                        u.checked += seen;
-                        if lost > 0 {
-                            rematch.insert(x, y);
+                let span = self.ix.span;
+                let (x0, x1) = ((cx - span).max(0), (cx + span).min(size - 1));
+                let window = (u64::MAX >> (63 - x1 + x0) << x0) as u32;
+                let t = (a * 3 + b) as usize;
+                let sw = self.ix.slot_words;
+                let mut st = [0u8; FILTERED];
+                read_states(&now, cx, cy, &mut st[9..]);
+                let around = present(&st[9..]) as u32;
+                for y in (cy - span).max(0)..=(cy + span).min(size - 1) {
+                    let mut row = focus_rows[y as usize] & window;
+                    while row != 0 {
+                        let x = row.trailing_zeros() as i32;
+                        row &= row - 1;
+                        let (dx, dy) = (cx - x, cy - y);
+                        let slot = self.ix.slot(dx, dy);
+                        if slot == NO_SLOT || (flipped && (dx, dy) == (0, 0)) {
+                            continue;
                         }
-                    }
-                    let (g0, g1) = (
-                        self.gain_at[k * 9 + bucket] as usize,
-                        self.gain_at[k * 9 + bucket + 1] as usize,
-                    );
-                    if g0 == g1 || !self.focus_ok(self.state(&now, x, y)) {
-                        continue;
-                    }
-                    let present = self.present(&now, x, y);
-                    u.checked += g1 - g0;
-                    let mut g = g0;
-                    while g < g1 {
-                        let end = (g + CHUNK).min(g1);
-                        let (buf, n) = pass_near(&self.gain_near[g..end], present);
-                        u.verified += n;
-                        for &i in &buf[..n] {
-                            let r = self.gains[g + i as usize] as usize;
-                            if self.holds_far(&now, r, x, y) && self.set_hit(p, r) {
+                        let p = point_index(x, y);
+                        // Hits with a cell on the changed point that refuses its new state go.
+                        let brk = self.breaks[p * 3 * sw + b as usize * sw + slot as usize / 64];
+                        if brk >> (slot % 64) & 1 != 0 {
+                            let (lost, seen) = self.drop_hits(p, slot, b);
+                            u.checked += seen;
+                            if lost > 0 {
                                 rematch.insert(x, y);
                             }
                         }
-                        g = end;
+                        let bucket = self.ix.buckets[slot as usize * 9 + t];
+                        if bucket.len == 0 || bucket.around & around != around {
+                            continue;
+                        }
+                        read_states(&now, x, y, &mut st[..9]);
+                        let near = present(&st[..9]);
+                        if bucket.near & near != near {
+                            continue;
+                        }
+                        u.checked += bucket.len as usize;
+                        let ix = &*self.ix;
+                        let (hits, count) = (&mut self.hits, &mut self.count);
+                        let words = self.words;
+                        let breaks = &mut self.breaks[p * 3 * sw..(p + 1) * 3 * sw];
+                        let mut gained = false;
+                        ix.filter(bucket, &st, |r| {
+                            u.verified += 1;
+                            if ix.holds_far(&now, r, x, y) {
+                                let w = &mut hits[p * words + r / 64];
+                                let bit = 1u64 << (r % 64);
+                                if *w & bit == 0 {
+                                    *w |= bit;
+                                    count[p] += 1;
+                                    ix.add_breaks(breaks, r);
+                                    gained = true;
+                                }
+                            }
+                        });
+                        if gained {
+                            rematch.insert(x, y);
+                        }
                     }
                 }
             }
@@ -540,14 +775,14 @@ impl IncrementalScan {
         // Taken out for the loop (no allocation: an empty Vec is put in its place).
         let mut fresh = core::mem::take(&mut self.fresh);
         let mut out = MatchBuf::new(&mut fresh);
-        let (hits, words, first) = (&self.hits, self.words, self.first);
+        let (hits, words, first) = (&self.hits, self.words, self.ix.first);
         let (mut y0, mut y1) = (i32::MAX, i32::MIN);
         rematch.for_each(|x, y| {
             y0 = y0.min(y);
             y1 = y1.max(y + 1);
             u.rematched += 1;
             let p = point_index(x, y);
-            if !self.focus_ok(self.state(&self.snap, x, y)) {
+            if !self.ix.focus_ok(state(&self.snap, x, y)) {
                 return;
             }
             let ctx = Ctx {
@@ -635,21 +870,21 @@ impl IncrementalScan {
     fn splice(&mut self, foci: &PointSet, y0: i32, y1: i32, n: usize) {
         let key = |m: &Match| (m.focus.1 as i64) << 32 | m.focus.0 as i64;
         let old = &self.matches;
-        // Matches of the rows above and below stay as they are.
+        // Matches of the rows above and below stay where they are; the rows between are
+        // merged into `spare`, then moved in.
         let a = old.partition_point(|m| m.focus.1 < y0);
         let b = old.partition_point(|m| m.focus.1 < y1);
         let fresh = &self.fresh[..n];
         self.spare.clear();
-        let cap = self.capacity;
+        let room = self.capacity - a;
         let mut lost = 0;
         let mut keep = |v: &mut Vec<Match>, m: &Match| {
-            if v.len() < cap {
+            if v.len() < room {
                 v.push(*m);
             } else {
                 lost += 1;
             }
         };
-        self.spare.extend_from_slice(&old[..a]);
         let (mut i, mut j) = (a, 0);
         while i < b || j < n {
             let k = match (old.get(i).filter(|_| i < b), fresh.get(j)) {
@@ -688,27 +923,19 @@ impl IncrementalScan {
                 }
             }
         }
-        for m in &old[b..] {
-            keep(&mut self.spare, m);
+        let (len, mid) = (old.len(), self.spare.len());
+        let tail = (len - b).min(room - mid);
+        lost += len - b - tail;
+        let end = a + mid + tail;
+        // Within the capacity: no allocation.
+        if end > len {
+            self.matches.resize(end, Match::EMPTY);
         }
+        self.matches.copy_within(b..b + tail, a + mid);
+        self.matches[a..a + mid].copy_from_slice(&self.spare);
+        self.matches.truncate(end);
         self.dropped += lost;
-        core::mem::swap(&mut self.matches, &mut self.spare);
     }
-}
-
-/// Entries filtered at once by [`pass_near`].
-const CHUNK: usize = 128;
-
-/// The positions in `near` (at most [`CHUNK`]) whose masks pass `present`, branch-free.
-#[inline]
-fn pass_near(near: &[u64], present: u64) -> ([u8; CHUNK], usize) {
-    let mut buf = [0u8; CHUNK];
-    let mut n = 0;
-    for (i, &m) in near.iter().enumerate().take(CHUNK) {
-        buf[n] = i as u8;
-        n += (m & present == 0) as usize;
-    }
-    (buf, n)
 }
 
 /// The geometric filter over one focus's kept hits.
