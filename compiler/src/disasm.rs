@@ -9,7 +9,7 @@
 
 use lens_vm::geometry::Orientation;
 use lens_vm::rom::{ClassInfo, Item, Kernel, LensNode, Mode, OrientPolicy, RawResult, Rom};
-use lens_vm::spec::{Colour, ExternArg, TestExpr};
+use lens_vm::spec::{CallArg, Colour, ExternArg, TestExpr};
 use std::fmt::Write;
 
 /// Symbol of an allowed-state set (bit 0 friend, 1 foe, 2 empty, 3 off).
@@ -102,29 +102,19 @@ fn expr_text(rom: &Rom<'_>, e: &TestExpr) -> (String, u8) {
         Colour::Foe => "foe",
     };
     let atom = |s: String| (s, 9u8);
+    if let Some((name, args)) = e.as_call() {
+        let args: Vec<String> = args
+            .iter()
+            .map(|a| match *a {
+                CallArg::Point(o) => pt(o.dx as i8, o.dy as i8),
+                CallArg::States(s) => state_names(s),
+                CallArg::Int(v) => v.to_string(),
+            })
+            .collect();
+        return atom(format!("{name}({})", args.join(", ")));
+    }
     match e {
         TestExpr::Int(v) => atom(v.to_string()),
-        TestExpr::Libs(o) => atom(format!("libs({})", pt(o.dx as i8, o.dy as i8))),
-        TestExpr::Line(o) => atom(format!("line({})", pt(o.dx as i8, o.dy as i8))),
-        TestExpr::Atari(o) => atom(format!("atari({})", pt(o.dx as i8, o.dy as i8))),
-        TestExpr::NbrAtari(o, c) => atom(format!(
-            "nbr_atari({}, {})",
-            pt(o.dx as i8, o.dy as i8),
-            col(c)
-        )),
-        TestExpr::Dist(o, c) => atom(format!("dist({}, {})", pt(o.dx as i8, o.dy as i8), col(c))),
-        TestExpr::Count { at, states, radius } => atom(format!(
-            "count({}, {}, {radius})",
-            pt(at.dx as i8, at.dy as i8),
-            state_names(*states)
-        )),
-        TestExpr::Any { at, stones } => {
-            atom(format!("any({}, {stones})", pt(at.dx as i8, at.dy as i8)))
-        }
-        TestExpr::Adj(o) => atom(format!("adj({})", pt(o.dx as i8, o.dy as i8))),
-        TestExpr::Empty8(o) => atom(format!("empty8({})", pt(o.dx as i8, o.dy as i8))),
-        TestExpr::Empty25(o) => atom(format!("empty25({})", pt(o.dx as i8, o.dy as i8))),
-        TestExpr::Mark(o) => atom(format!("mark({})", pt(o.dx as i8, o.dy as i8))),
         TestExpr::Global(i) => atom(format!(
             "global({})",
             name_or(rom.global_name(*i as usize), *i)
@@ -165,6 +155,8 @@ fn expr_text(rom: &Rom<'_>, e: &TestExpr) -> (String, u8) {
             let r = if pr <= prec { format!("({r})") } else { r };
             (format!("{l} {} {r}", b.symbol()), prec)
         }
+        // Predicates are calls (above).
+        _ => atom(String::new()),
     }
 }
 

@@ -10,6 +10,9 @@ pub struct Builtin {
     /// `true`: a condition; `false`: an integer.
     pub returns_bool: bool,
     pub cost: u32,
+    /// The allowed values of the `Int` parameter, if it has one (a literal; the compiler
+    /// reports others as `lens::arg_range`).
+    pub int_range: Option<(i32, i32)>,
     /// One line for docs and diagnostics.
     pub doc: &'static str,
 }
@@ -26,6 +29,7 @@ pub const BUILTINS: &[Builtin] = &[
         params: &[Point],
         returns_bool: false,
         cost: 2,
+        int_range: None,
         doc: "liberties of the string at p (0 if p is empty or off-board)",
     },
     Builtin {
@@ -33,6 +37,7 @@ pub const BUILTINS: &[Builtin] = &[
         params: &[Point],
         returns_bool: false,
         cost: 1,
+        int_range: None,
         doc: "distance to the nearest edge, first line = 1 (0 off-board)",
     },
     Builtin {
@@ -40,6 +45,7 @@ pub const BUILTINS: &[Builtin] = &[
         params: &[Point],
         returns_bool: true,
         cost: 2,
+        int_range: None,
         doc: "p holds a string with exactly one liberty",
     },
     Builtin {
@@ -47,6 +53,7 @@ pub const BUILTINS: &[Builtin] = &[
         params: &[Point, Color],
         returns_bool: true,
         cost: 4,
+        int_range: None,
         doc: "a string of that colour orthogonally adjacent to p is in atari",
     },
     Builtin {
@@ -54,6 +61,7 @@ pub const BUILTINS: &[Builtin] = &[
         params: &[Point, Color],
         returns_bool: false,
         cost: 6,
+        int_range: None,
         doc: "Manhattan distance from p to the nearest stone of that colour (255 if none)",
     },
     Builtin {
@@ -61,6 +69,7 @@ pub const BUILTINS: &[Builtin] = &[
         params: &[Point, Color, Int],
         returns_bool: false,
         cost: 8,
+        int_range: Some((0, 9)),
         doc: "points of that state in the (2r+1)x(2r+1) square around p",
     },
     Builtin {
@@ -68,6 +77,7 @@ pub const BUILTINS: &[Builtin] = &[
         params: &[Point, Int],
         returns_bool: true,
         cost: 8,
+        int_range: Some((1, 3)),
         doc: "NEMESIS ANYn: exactly n stones (either colour) in the 9x9 square around p",
     },
     Builtin {
@@ -75,6 +85,7 @@ pub const BUILTINS: &[Builtin] = &[
         params: &[Point],
         returns_bool: false,
         cost: 2,
+        int_range: None,
         doc: "NEMESIS ADJn: stones on p and its 4 orthogonal neighbours",
     },
     Builtin {
@@ -82,6 +93,7 @@ pub const BUILTINS: &[Builtin] = &[
         params: &[Point],
         returns_bool: true,
         cost: 3,
+        int_range: None,
         doc: "NEMESIS EMPTY8: p and its 8 neighbours are empty or off-board",
     },
     Builtin {
@@ -89,6 +101,7 @@ pub const BUILTINS: &[Builtin] = &[
         params: &[Point],
         returns_bool: true,
         cost: 6,
+        int_range: None,
         doc: "NEMESIS EMPTY25: the 5x5 square around p is empty or off-board",
     },
     Builtin {
@@ -96,6 +109,7 @@ pub const BUILTINS: &[Builtin] = &[
         params: &[Point],
         returns_bool: true,
         cost: 1,
+        int_range: None,
         doc: "the engine's mark on p (NEMESIS MARK; `!mark(p)` is NOTMARK)",
     },
 ];

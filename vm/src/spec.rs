@@ -204,6 +204,180 @@ pub enum TestExpr {
     ),
 }
 
+/// One argument of a built-in predicate as written in a `.lens` call ([`TestExpr::as_call`],
+/// [`TestExpr::from_call`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CallArg {
+    /// A point relative to the focus.
+    Point(Offset),
+    /// A state keyword as a set (`friend` 1, `foe` 2, `empty` 4); predicates that take a
+    /// colour accept `friend` and `foe` only.
+    States(States),
+    /// An integer literal.
+    Int(i32),
+}
+
+/// Why [`TestExpr::from_call`] refused a call: the argument at fault (0-based) and the reason,
+/// or no argument when the name or the count is wrong.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CallError {
+    /// The argument at fault; `None` for an unknown name or a wrong argument count.
+    pub arg: Option<usize>,
+    /// What is wrong, for a diagnostic.
+    pub reason: &'static str,
+}
+
+/// The built-in predicates: each one's `.lens` name, its [`TestExpr`] both ways, and where its
+/// points are. The one place the compiler's front end, the disassembler and the orientation
+/// code learn a predicate from (its bytecode is `rom/bytecode.rs`); the names are those of
+/// `lens_dsl::builtins::BUILTINS`, which a test checks.
+impl TestExpr {
+    /// Names of every built-in predicate, in opcode order.
+    pub const PREDICATES: [&'static str; 11] = [
+        "libs",
+        "line",
+        "atari",
+        "nbr_atari",
+        "dist",
+        "count",
+        "any",
+        "adj",
+        "empty8",
+        "empty25",
+        "mark",
+    ];
+
+    /// A built-in predicate as a call: its name and its arguments in source order. `None`
+    /// for constants, engine globals and externs, and operators.
+    pub fn as_call(&self) -> Option<(&'static str, Vec<CallArg>)> {
+        use CallArg::{Int, Point, States};
+        let colour = |c: &Colour| States(c.states());
+        Some(match self {
+            TestExpr::Libs(p) => ("libs", alloc::vec![Point(*p)]),
+            TestExpr::Line(p) => ("line", alloc::vec![Point(*p)]),
+            TestExpr::Atari(p) => ("atari", alloc::vec![Point(*p)]),
+            TestExpr::NbrAtari(p, c) => ("nbr_atari", alloc::vec![Point(*p), colour(c)]),
+            TestExpr::Dist(p, c) => ("dist", alloc::vec![Point(*p), colour(c)]),
+            TestExpr::Count { at, states, radius } => (
+                "count",
+                alloc::vec![Point(*at), States(*states), Int(*radius as i32)],
+            ),
+            TestExpr::Any { at, stones } => ("any", alloc::vec![Point(*at), Int(*stones as i32)]),
+            TestExpr::Adj(p) => ("adj", alloc::vec![Point(*p)]),
+            TestExpr::Empty8(p) => ("empty8", alloc::vec![Point(*p)]),
+            TestExpr::Empty25(p) => ("empty25", alloc::vec![Point(*p)]),
+            TestExpr::Mark(p) => ("mark", alloc::vec![Point(*p)]),
+            TestExpr::Int(_)
+            | TestExpr::Global(_)
+            | TestExpr::Extern { .. }
+            | TestExpr::Not(_)
+            | TestExpr::Neg(_)
+            | TestExpr::Bin(..) => return None,
+        })
+    }
+
+    /// The built-in predicate `name` on these arguments: the inverse of [`TestExpr::as_call`].
+    /// Checks what the image format needs (argument kinds, colours, `count`'s radius 0..=12,
+    /// `any`'s stones 1..=3); the language's own ranges are the front end's.
+    pub fn from_call(name: &str, args: &[CallArg]) -> Result<TestExpr, CallError> {
+        let err = |arg: Option<usize>, reason| CallError { arg, reason };
+        let point = |i: usize| match args.get(i) {
+            Some(CallArg::Point(p)) => Ok(*p),
+            _ => Err(err(Some(i), "expected a point")),
+        };
+        let colour = |i: usize| match args.get(i) {
+            Some(CallArg::States(1)) => Ok(Colour::Friend),
+            Some(CallArg::States(2)) => Ok(Colour::Foe),
+            _ => Err(err(Some(i), "expected `friend` or `foe`")),
+        };
+        let states = |i: usize| match args.get(i) {
+            Some(CallArg::States(s)) if *s <= 15 => Ok(*s),
+            _ => Err(err(Some(i), "expected a state")),
+        };
+        let small = |i: usize, lo: i32, hi: i32| match args.get(i) {
+            Some(CallArg::Int(v)) if (lo..=hi).contains(v) => Ok(*v as u8),
+            Some(CallArg::Int(_)) => Err(err(Some(i), "out of range")),
+            _ => Err(err(Some(i), "expected an integer")),
+        };
+        let arity = match name {
+            "nbr_atari" | "dist" | "any" => 2,
+            "count" => 3,
+            _ => 1,
+        };
+        if !Self::PREDICATES.contains(&name) {
+            return Err(err(None, "not a built-in predicate"));
+        }
+        if args.len() != arity {
+            return Err(err(None, "wrong number of arguments"));
+        }
+        Ok(match name {
+            "libs" => TestExpr::Libs(point(0)?),
+            "line" => TestExpr::Line(point(0)?),
+            "atari" => TestExpr::Atari(point(0)?),
+            "nbr_atari" => TestExpr::NbrAtari(point(0)?, colour(1)?),
+            "dist" => TestExpr::Dist(point(0)?, colour(1)?),
+            "count" => TestExpr::Count {
+                at: point(0)?,
+                states: states(1)?,
+                radius: small(2, 0, 12)?,
+            },
+            "any" => TestExpr::Any {
+                at: point(0)?,
+                stones: small(1, 1, 3)?,
+            },
+            "adj" => TestExpr::Adj(point(0)?),
+            "empty8" => TestExpr::Empty8(point(0)?),
+            "empty25" => TestExpr::Empty25(point(0)?),
+            _ => TestExpr::Mark(point(0)?),
+        })
+    }
+
+    /// The same expression with every point (predicate and extern arguments) mapped through
+    /// `f`: the expression in another orientation.
+    pub fn map_points(&self, f: &impl Fn(Offset) -> Offset) -> TestExpr {
+        use alloc::boxed::Box;
+        if let Some((name, args)) = self.as_call() {
+            let args: Vec<CallArg> = args
+                .into_iter()
+                .map(|a| match a {
+                    CallArg::Point(p) => CallArg::Point(f(p)),
+                    other => other,
+                })
+                .collect();
+            // Mapping points keeps every other argument, so the call stays valid.
+            return TestExpr::from_call(name, &args).unwrap_or_else(|_| self.clone());
+        }
+        match self {
+            TestExpr::Extern { index, args } => TestExpr::Extern {
+                index: *index,
+                args: args
+                    .iter()
+                    .map(|a| match a {
+                        ExternArg::Point(p) => ExternArg::Point(f(*p)),
+                        other => other.clone(),
+                    })
+                    .collect(),
+            },
+            TestExpr::Not(x) => TestExpr::Not(Box::new(x.map_points(f))),
+            TestExpr::Neg(x) => TestExpr::Neg(Box::new(x.map_points(f))),
+            TestExpr::Bin(op, a, b) => {
+                TestExpr::Bin(*op, Box::new(a.map_points(f)), Box::new(b.map_points(f)))
+            }
+            other => other.clone(),
+        }
+    }
+}
+
+impl Colour {
+    /// The colour as a state set (friend 1, foe 2).
+    pub const fn states(self) -> States {
+        match self {
+            Colour::Friend => 1,
+            Colour::Foe => 2,
+        }
+    }
+}
+
 /// An argument of an engine predicate ([`TestExpr::Extern`]).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ExternArg {

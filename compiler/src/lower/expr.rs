@@ -2,7 +2,7 @@
 
 use lens_dsl::ast::{self, ArgKind, Expr, PointState, Span, StateSet};
 use lens_dsl::{Diagnostic, FileId};
-use lens_vm::spec::{BinOp, Colour, ExternArg, Offset, TestExpr, TestSpec};
+use lens_vm::spec::{BinOp, CallArg, Colour, ExternArg, Offset, TestExpr, TestSpec};
 
 use super::{Frame, Lowerer, MAX_STACK, colour_of};
 use crate::codes;
@@ -203,10 +203,10 @@ impl Lowerer<'_> {
         file: FileId,
         e: &Expr,
         range: std::ops::RangeInclusive<i32>,
-    ) -> Option<u8> {
+    ) -> Option<i32> {
         let v = self.const_int(file, e)?;
         if range.contains(&v) {
-            Some(v as u8)
+            Some(v)
         } else {
             self.error(
                 codes::ARG_RANGE,
@@ -254,38 +254,41 @@ impl Lowerer<'_> {
                 );
                 return None;
             }
-            let p = self.point_arg(file, &args[0], frame)?;
-            let expr = match b.name {
-                "libs" => TestExpr::Libs(p),
-                "line" => TestExpr::Line(p),
-                "atari" => TestExpr::Atari(p),
-                "nbr_atari" => TestExpr::NbrAtari(p, self.colour_arg(file, &args[1])?),
-                "dist" => TestExpr::Dist(p, self.colour_arg(file, &args[1])?),
-                "count" => {
-                    let states = StateSet::of(self.state_arg(file, &args[1])?).0;
-                    let radius = self.small(file, &args[2], 0..=9)?;
-                    TestExpr::Count {
-                        at: p,
-                        states,
-                        radius,
+            // Generic over the built-in table: each parameter by its kind, then lens-vm builds
+            // the predicate (`TestExpr::from_call`), so a new predicate needs no code here.
+            let mut call = Vec::with_capacity(args.len());
+            for (kind, a) in b.params.iter().zip(args) {
+                call.push(match kind {
+                    ArgKind::Point => CallArg::Point(self.point_arg(file, a, frame)?),
+                    ArgKind::Color => CallArg::States(StateSet::of(self.state_arg(file, a)?).0),
+                    ArgKind::Int => {
+                        let (lo, hi) = b.int_range.unwrap_or((i32::MIN, i32::MAX));
+                        CallArg::Int(self.small(file, a, lo..=hi)?)
                     }
-                }
-                "any" => TestExpr::Any {
-                    at: p,
-                    stones: self.small(file, &args[1], 1..=3)?,
-                },
-                "adj" => TestExpr::Adj(p),
-                "empty8" => TestExpr::Empty8(p),
-                "empty25" => TestExpr::Empty25(p),
-                "mark" => TestExpr::Mark(p),
-                other => {
-                    self.error(
-                        codes::BUILTIN_UNSUPPORTED,
-                        format!("built-in `{other}` is not supported by this compiler"),
-                        file,
-                        name.span,
-                        "unsupported",
-                    );
+                });
+            }
+            let expr = match TestExpr::from_call(b.name, &call) {
+                Ok(e) => e,
+                Err(e) => {
+                    match e.arg {
+                        Some(i) if e.reason == "expected `friend` or `foe`" => self.error(
+                            codes::EXPECTED_COLOUR,
+                            e.reason,
+                            file,
+                            args[i].span(),
+                            "not a stone colour",
+                        ),
+                        _ => self.error(
+                            codes::BUILTIN_UNSUPPORTED,
+                            format!(
+                                "built-in `{}` is not supported by this compiler ({})",
+                                b.name, e.reason
+                            ),
+                            file,
+                            name.span,
+                            "unsupported",
+                        ),
+                    }
                     return None;
                 }
             };

@@ -260,3 +260,50 @@ fn stack_depth_counts_the_values_waiting_on_the_right() {
     assert_eq!(stack_depth(&TestExpr::Not(add(int(), int()))), 2);
     assert_eq!(stack_depth(&TestExpr::Int(0)), 1);
 }
+
+/// The front end's built-in tests are exactly lens-vm's predicates, in the same order: the
+/// lowering builds each call generically (`TestExpr::from_call`), so a name known to one
+/// side only would be an "unsupported" error at compile time.
+#[test]
+fn builtins_are_the_vm_predicates() {
+    let names: Vec<&str> = lens_dsl::builtins::BUILTINS
+        .iter()
+        .map(|b| b.name)
+        .collect();
+    assert_eq!(names, TestExpr::PREDICATES);
+}
+
+/// Each built-in's arguments are checked by their kind and range from the table, with the
+/// errors the per-predicate code gave: a colour where only a stone colour fits, and an
+/// integer outside the built-in's range.
+#[test]
+fn builtin_arguments_are_checked_from_the_table() {
+    let src = |test: &str| {
+        format!(
+            "{CLASS}pattern p : c {{\n    diagram {{\n        . a .\n        . * .\n    }}\n    where {test};\n    => * 1;\n}}\n"
+        )
+    };
+    assert_eq!(
+        lowered(&src("nbr_atari(a, empty)")).1,
+        ["lens::expected_colour"]
+    );
+    assert_eq!(
+        lowered(&src("count(a, empty, 10) > 0")).1,
+        ["lens::arg_range"]
+    );
+    assert_eq!(lowered(&src("any(a, 0)")).1, ["lens::arg_range"]);
+    let (ir, codes) = lowered(&src("count(a, empty, 9) > 0 && any(*, 3)"));
+    assert!(codes.is_empty(), "{codes:?}");
+    assert_eq!(
+        only_pattern(&ir).tests[0].expr,
+        TestExpr::Bin(
+            BinOp::Gt,
+            Box::new(TestExpr::Count {
+                at: off(0, -1),
+                states: 4,
+                radius: 9
+            }),
+            Box::new(TestExpr::Int(0))
+        )
+    );
+}

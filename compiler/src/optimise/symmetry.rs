@@ -7,7 +7,7 @@
 
 use lens_dsl::ast::Symmetry;
 use lens_vm::geometry::Orientation;
-use lens_vm::spec::{ExternArg, Offset, ResultSpec, SeqNodeSpec, SequenceSpec, States, TestExpr};
+use lens_vm::spec::{Offset, ResultSpec, SeqNodeSpec, SequenceSpec, States, TestExpr};
 
 use crate::ir::Pattern;
 
@@ -17,44 +17,10 @@ pub fn transform(t: Orientation, at: Offset) -> Offset {
     Offset::new(x as i16, y as i16)
 }
 
-/// The same expression with every point mapped through `f`.
+/// The same expression with every point mapped through `f` (lens-vm's
+/// `TestExpr::map_points`, which knows where each predicate's points are).
 pub fn map_test(e: &TestExpr, f: &impl Fn(Offset) -> Offset) -> TestExpr {
-    use TestExpr::*;
-    match e {
-        Int(v) => Int(*v),
-        Libs(p) => Libs(f(*p)),
-        Line(p) => Line(f(*p)),
-        Atari(p) => Atari(f(*p)),
-        NbrAtari(p, c) => NbrAtari(f(*p), *c),
-        Dist(p, c) => Dist(f(*p), *c),
-        Count { at, states, radius } => Count {
-            at: f(*at),
-            states: *states,
-            radius: *radius,
-        },
-        Any { at, stones } => Any {
-            at: f(*at),
-            stones: *stones,
-        },
-        Adj(p) => Adj(f(*p)),
-        Empty8(p) => Empty8(f(*p)),
-        Empty25(p) => Empty25(f(*p)),
-        Mark(p) => Mark(f(*p)),
-        Global(i) => Global(*i),
-        Extern { index, args } => Extern {
-            index: *index,
-            args: args
-                .iter()
-                .map(|a| match a {
-                    ExternArg::Point(p) => ExternArg::Point(f(*p)),
-                    other => other.clone(),
-                })
-                .collect(),
-        },
-        Not(x) => Not(Box::new(map_test(x, f))),
-        Neg(x) => Neg(Box::new(map_test(x, f))),
-        Bin(op, a, b) => Bin(*op, Box::new(map_test(a, f)), Box::new(map_test(b, f))),
-    }
+    e.map_points(f)
 }
 
 /// Everything orientation-dependent about a pattern, in one orientation.

@@ -10,7 +10,7 @@
 
 use super::snapshot::{POINTS, PointSet, Snapshot, walk_string};
 use crate::board::{BoardView, Colour, MAX_SIZE};
-use crate::matching::{Ctx, Host, MatchBuf, Query, Scratch, run_class};
+use crate::matching::{CallScratch, Ctx, Host, MatchBuf, Query, Scratch, match_lut_key};
 use crate::rom::Rom;
 use crate::rom::lut::NEIGHBOURS;
 
@@ -277,14 +277,9 @@ impl Codes3x3 {
             x,
             y,
         };
-        let mut g = crate::matching::lut::Lut::new(lut.candidates(fs, code), class.first_entry());
-        run_class(
-            &ctx,
-            &class,
-            q.orientations.mask_at(x, y),
-            &mut g,
-            scratch,
-            out,
-        )
+        // Through the dispatch's lookup arm, with the key this structure keeps.
+        let stack = &mut scratch.focus_scratch().active;
+        let qmask = q.orientations.mask_at(x, y);
+        match_lut_key(&ctx, &class, lut, (fs, code), qmask, stack, out)
     }
 }

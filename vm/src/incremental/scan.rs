@@ -21,7 +21,7 @@ use super::snapshot::{POINTS, PointSet, Snapshot, walk_string};
 use crate::board::{BoardView, Colour, MAX_SIZE};
 use crate::geometry::Orientation;
 use crate::matching::{Ctx, Geometry, Host, Match, MatchBuf, Query, Scratch, run_class};
-use crate::rom::bytecode::{Op, decode};
+use crate::rom::bytecode::{OpReach, decode};
 use crate::rom::lut::NEIGHBOURS;
 use crate::rom::{ClassId, Rom};
 
@@ -94,22 +94,17 @@ impl Reach {
                 let mut pc = 0;
                 while let Ok((op, next)) = decode(code, pc) {
                     pc = next;
-                    let (d, libs) = match op {
-                        Op::Libs(dx, dy) | Op::Atari(dx, dy) => (cheb(dx, dy), true),
-                        Op::NbrAtari(dx, dy, _) => (cheb(dx, dy) + 1, true),
-                        Op::Count { dx, dy, radius, .. } => (cheb(dx, dy) + radius as i32, false),
-                        Op::Any(dx, dy, _) => (cheb(dx, dy) + 4, false),
-                        Op::Adj(dx, dy) | Op::Empty8(dx, dy) => (cheb(dx, dy) + 1, false),
-                        Op::Empty25(dx, dy) => (cheb(dx, dy) + 2, false),
-                        Op::Dist(..) => {
+                    // Each instruction's reach is defined beside its encoding (rom/bytecode.rs).
+                    let (d, libs) = match op.reach() {
+                        OpReach::Near { radius, libs } => (radius, libs),
+                        OpReach::Board => {
                             r.global = true;
                             (0, false)
                         }
-                        Op::Mark(..) | Op::Global(_) | Op::Extern { .. } => {
+                        OpReach::Host => {
                             r.host = true;
                             (0, false)
                         }
-                        Op::Int(_) | Op::Line(..) | Op::Not | Op::Neg | Op::Bin(_) => (0, false),
                     };
                     r.state = r.state.max(d);
                     r.tests = r.tests.max(d);

@@ -145,8 +145,7 @@ pub(crate) fn match_focus<B: BoardView + ?Sized, H: Host + ?Sized, O: Sink + ?Si
     match kernel {
         FocusKernel::Lut(lut) => {
             let (fs, code) = crate::rom::lut::code(board, q.perspective, x, y);
-            let mut g = super::lut::Lut::new(lut.candidates(fs, code), first);
-            run_class_with(&ctx, class, qmask, &mut g, stack, out)
+            match_lut_key(&ctx, class, lut, (fs, code), qmask, stack, out)
         }
         FocusKernel::Sliced(s) => {
             let v = view::build(board, q.perspective, x, y);
@@ -164,6 +163,22 @@ pub(crate) fn match_focus<B: BoardView + ?Sized, H: Host + ?Sized, O: Sink + ?Si
         },
         FocusKernel::Cells => run_cells(&ctx, class, qmask, stack, out),
     }
+}
+
+/// The lookup kernel at one focus whose 3x3 key `(focus state, code)` the caller already
+/// has: the `Lut` arm of [`match_focus`] without the window cut (the incremental codes keep
+/// the key of every point up to date).
+pub(crate) fn match_lut_key<B: BoardView + ?Sized, H: Host + ?Sized, O: Sink + ?Sized>(
+    ctx: &Ctx<'_, '_, B, H>,
+    class: &ClassInfo<'_>,
+    lut: ClassLut<'_>,
+    (fs, code): (u8, u16),
+    qmask: u8,
+    stack: &mut [u8; MAX_GLOB_DEPTH + 1],
+    out: &mut O,
+) -> usize {
+    let mut g = super::lut::Lut::new(lut.candidates(fs, code), class.first_entry());
+    run_class_with(ctx, class, qmask, &mut g, stack, out)
 }
 
 fn run_cells<B: BoardView + ?Sized, H: Host + ?Sized, O: Sink + ?Sized>(

@@ -22,6 +22,7 @@
 mod board_parallel;
 mod bytecode_eval;
 mod dispatch;
+pub(crate) use dispatch::match_lut_key;
 mod kernel;
 mod lens;
 pub(crate) mod lut;

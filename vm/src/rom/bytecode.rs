@@ -141,6 +141,42 @@ pub enum Op<'a> {
     Bin(Bin),
 }
 
+/// How far from the focus one instruction looks (the incremental scan's reach is built from
+/// it), so a new predicate states its reach beside its encoding.
+#[cfg(feature = "alloc")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum OpReach {
+    /// Point states within Chebyshev distance `radius` of the focus (0 for constants,
+    /// operators and `line`, which reads only the coordinates); `libs`: also the liberties of
+    /// the strings there.
+    Near { radius: i32, libs: bool },
+    /// Anywhere on the board (`dist`).
+    Board,
+    /// The host's answers (globals, marks, externs).
+    Host,
+}
+
+#[cfg(feature = "alloc")]
+impl Op<'_> {
+    /// How far the instruction looks from the focus, in any orientation.
+    pub(crate) fn reach(&self) -> OpReach {
+        let cheb = |dx: i8, dy: i8| (dx as i32).abs().max((dy as i32).abs());
+        let near = |radius: i32, libs: bool| OpReach::Near { radius, libs };
+        match *self {
+            Op::Libs(dx, dy) | Op::Atari(dx, dy) => near(cheb(dx, dy), true),
+            Op::NbrAtari(dx, dy, _) => near(cheb(dx, dy) + 1, true),
+            Op::Count { dx, dy, radius, .. } => near(cheb(dx, dy) + radius as i32, false),
+            // The 9x9 square around the point.
+            Op::Any(dx, dy, _) => near(cheb(dx, dy) + 4, false),
+            Op::Adj(dx, dy) | Op::Empty8(dx, dy) => near(cheb(dx, dy) + 1, false),
+            Op::Empty25(dx, dy) => near(cheb(dx, dy) + 2, false),
+            Op::Dist(..) => OpReach::Board,
+            Op::Mark(..) | Op::Global(_) | Op::Extern { .. } => OpReach::Host,
+            Op::Int(_) | Op::Line(..) | Op::Not | Op::Neg | Op::Bin(_) => near(0, false),
+        }
+    }
+}
+
 /// One decoded extern argument.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RawArg {
@@ -579,6 +615,17 @@ mod codec_tests {
                 ],
             },
         ];
+        // Each predicate is a call both ways, and every predicate is among the leaves.
+        let mut names = Vec::new();
+        for l in &leaves {
+            if let Some((name, args)) = l.as_call() {
+                assert_eq!(TestExpr::from_call(name, &args).as_ref(), Ok(l), "{name}");
+                let moved = l.map_points(&|o| Offset::new(o.dy, -o.dx));
+                assert_ne!(&moved, l, "{name} has a point");
+                names.push(name);
+            }
+        }
+        assert_eq!(names, TestExpr::PREDICATES);
         let mut all: Vec<TestExpr> = leaves.clone();
         for (i, l) in leaves.iter().enumerate() {
             all.push(TestExpr::Not(Box::new(l.clone())));
