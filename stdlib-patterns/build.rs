@@ -9,7 +9,7 @@
 //!   fixed split) when `LENS_POLICY_CORPUS` names a directory of SGF games (a relative path is
 //!   taken from the repository root: `LENS_POLICY_CORPUS=../shared/data/gnugo/corpus`). That
 //!   corpus is GPL: what is learned from it stays in `target/`, never in the repository.
-//!   Training takes minutes of CPU even optimised (in release builds the workspace's
+//!   Training takes about a minute of CPU optimised (in release builds the workspace's
 //!   `[profile.release.package.lens-*] opt-level = 3` also covers the build script's copies),
 //!   which is why it is asked for, not automatic;
 //! * else `policy/fallback.lens`: the same features with values set by hand, no shapes.

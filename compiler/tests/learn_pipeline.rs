@@ -7,10 +7,10 @@ use lens_compiler::learn::harvest::{HarvestOptions, harvest, to_source};
 use lens_compiler::learn::mm::FitOptions;
 use lens_compiler::learn::predict::{MoveRange, evaluate, rank};
 use lens_compiler::learn::shape::{Shapes, Size, name};
-use lens_compiler::learn::{PolicyHost, learn, source::write_values};
+use lens_compiler::learn::{PolicyHost, Scanner, learn, source::write_values};
 use lens_vm::board::{Board, Colour, Point, format_sgf_point};
 use lens_vm::matching::ScanPlan;
-use lens_vm::{Match, MatchBuf, Orientations, Query, Rom, Scratch};
+use lens_vm::{Match, MatchBuf, MatchResult, Orientations, Query, Rom, Scratch};
 
 /// xorshift64*: a fixed, portable sequence.
 struct Rng(u64);
@@ -350,7 +350,7 @@ fn learned_values_are_written_into_the_source_and_nothing_else_changes() {
         pattern b : policy { diagram { * } => * -12 bits 0x1; }\n\
         pattern c : other { diagram { * } => * 7; }\n";
     let values: BTreeMap<String, i32> = [("a".to_string(), -250), ("b".to_string(), 31)].into();
-    let (out, n) = write_values(text, "policy", &values).unwrap();
+    let (out, n) = write_values(text, &["policy"], &values).unwrap();
     assert_eq!(n, 2);
     assert_eq!(
         out,
@@ -359,7 +359,7 @@ fn learned_values_are_written_into_the_source_and_nothing_else_changes() {
         pattern b : policy { diagram { * } => * 31 bits 0x1; }\n\
         pattern c : other { diagram { * } => * 7; }\n"
     );
-    assert!(write_values("pattern {", "policy", &values).is_err());
+    assert!(write_values("pattern {", &["policy"], &values).is_err());
 }
 
 #[test]
@@ -478,16 +478,14 @@ fn a_class_harvested_from_the_corpus_scans_the_same_in_every_engine() {
         .enumerate()
         .map(|(i, n)| (n, i as i32 * 7 - 300))
         .collect();
-    let (text, written) = write_values(&text, "policy", &values).unwrap();
+    let (text, written) = write_values(&text, &["policy", "policy_features"], &values).unwrap();
     assert_eq!(written, values.len());
     let (_, r) = lens_compiler::compile_str("corpus.lens", &text, &Default::default());
     let rom_bytes = r.unwrap_or_else(|d| panic!("{d:?}")).rom;
     let rom = Rom::from_bytes(&rom_bytes).unwrap();
-    let class = rom.class_by_name("policy").unwrap();
-    let plan = ScanPlan::new(&rom, class).unwrap();
     let mut host = PolicyHost::new(&rom);
-    let mut scratch = Box::new(Scratch::new());
-    let mut bufs: [Vec<Match>; 4] = std::array::from_fn(|_| vec![Match::EMPTY; 1 << 15]);
+    let mut scanner = Scanner::new(rom, rom.class_by_name("policy").unwrap());
+    assert!(scanner.setup().host_features());
     let (mut positions, mut matches) = (0, 0);
     for g in &test {
         replay(g, |p| {
@@ -495,27 +493,18 @@ fn a_class_harvested_from_the_corpus_scans_the_same_in_every_engine() {
                 return;
             }
             host.set_position(p.board, p.colour, p.last, p.prev);
-            let q = Query {
-                class,
-                perspective: p.colour,
-                orientations: Orientations::All,
-            };
-            let [a, b, c, d] = &mut bufs;
-            let mut out = MatchBuf::new(a);
-            rom.scan(&*p.board, &host, &q, &mut scratch, &mut out);
-            assert_eq!(out.dropped(), 0);
-            let mut pts = MatchBuf::new(b);
-            rom.scan_points(&*p.board, &host, &q, &mut scratch, &mut pts);
-            let mut planned = MatchBuf::new(c);
-            plan.scan(&rom, &*p.board, &host, &q, &mut scratch, &mut planned);
-            let mut refr = MatchBuf::new(d);
-            lens_vm::reference::scan(&rom, &*p.board, &host, &q, &mut scratch, &mut refr);
             let at = format!("move {} of {}", p.number, g.name);
-            assert_eq!(out.as_slice(), pts.as_slice(), "per-point scan, {at}");
-            assert_eq!(out.as_slice(), planned.as_slice(), "planned scan, {at}");
-            assert_eq!(out.as_slice(), refr.as_slice(), "reference scan, {at}");
+            let mut vm = Vec::new();
+            for class in ["policy", "policy_features"] {
+                let found = scans_agree(&rom, class, p.board, &host, p.colour, &at);
+                matches += found.len();
+                vm.extend(found);
+            }
+            vm.sort_unstable();
+            // The host's features: the same as the VM's scan of the features class.
+            scanner.host = host.clone();
+            assert_eq!(scanner.scan(p.board, p.colour), vm.as_slice(), "{at}");
             positions += 1;
-            matches += out.len();
         })
         .unwrap();
     }
@@ -523,4 +512,170 @@ fn a_class_harvested_from_the_corpus_scans_the_same_in_every_engine() {
         positions >= 40 && matches > 1000,
         "{positions} positions, {matches} matches"
     );
+}
+
+/// The whole-board, per-point, planned and reference scans of `class` agree exactly; returns
+/// the suggestions `(point y * 32 + x, pattern, value)`, each pattern once per point, sorted.
+fn scans_agree(
+    rom: &Rom<'_>,
+    class: &str,
+    board: &Board,
+    host: &PolicyHost,
+    colour: Colour,
+    at: &str,
+) -> Vec<(u16, u32, i32)> {
+    let class = rom.class_by_name(class).unwrap();
+    let plan = ScanPlan::new(rom, class).unwrap();
+    let mut scratch = Box::new(Scratch::new());
+    let mut bufs: [Vec<Match>; 4] = std::array::from_fn(|_| vec![Match::EMPTY; 1 << 15]);
+    let q = Query {
+        class,
+        perspective: colour,
+        orientations: Orientations::All,
+    };
+    let [a, b, c, d] = &mut bufs;
+    let mut out = MatchBuf::new(a);
+    rom.scan(board, host, &q, &mut scratch, &mut out);
+    assert_eq!(out.dropped(), 0);
+    let mut pts = MatchBuf::new(b);
+    rom.scan_points(board, host, &q, &mut scratch, &mut pts);
+    let mut planned = MatchBuf::new(c);
+    plan.scan(rom, board, host, &q, &mut scratch, &mut planned);
+    let mut refr = MatchBuf::new(d);
+    lens_vm::reference::scan(rom, board, host, &q, &mut scratch, &mut refr);
+    assert_eq!(out.as_slice(), pts.as_slice(), "per-point scan, {at}");
+    assert_eq!(out.as_slice(), planned.as_slice(), "planned scan, {at}");
+    assert_eq!(out.as_slice(), refr.as_slice(), "reference scan, {at}");
+    let mut found: Vec<(u16, u32, i32)> = out
+        .as_slice()
+        .iter()
+        .filter_map(|m| match m.result {
+            MatchResult::Move { x, y, value, .. } => Some(((y * 32 + x) as u16, m.pattern, value)),
+            _ => None,
+        })
+        .collect();
+    found.sort_unstable();
+    found.dedup();
+    found
+}
+
+/// The features class of a harvest, computed on the host, gives exactly what the VM's scans
+/// of it give (every engine agreeing), on 19x19 and 9x9 games where moves follow the last
+/// move, so that every feature occurs: edge lines, captures, ataris, self-ataris, distances.
+#[test]
+fn host_features_are_what_the_vm_finds_in_the_features_class() {
+    let mut all = games(0..4, 19, 160, None, true);
+    all.extend(games(10..16, 9, 70, None, true));
+    let opts = HarvestOptions {
+        min_count: 4,
+        ..HarvestOptions::default()
+    };
+    let h = harvest(&all, &opts);
+    let text = to_source(&h, &opts, "generated");
+    // Distinct values, so a wrong pattern or value shows.
+    let (file, _) = lens_dsl::parse(0, &text);
+    let values: BTreeMap<String, i32> = file
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            lens_dsl::ast::Item::Pattern(p) => Some(p.name.node.clone()),
+            _ => None,
+        })
+        .enumerate()
+        .map(|(i, n)| (n, i as i32 * 3 - 40))
+        .collect();
+    let (text, _) = write_values(&text, &["policy", "policy_features"], &values).unwrap();
+    let (_, r) = lens_compiler::compile_str("h.lens", &text, &Default::default());
+    let rom_bytes = r.unwrap_or_else(|d| panic!("{d:?}")).rom;
+    let rom = Rom::from_bytes(&rom_bytes).unwrap();
+    let mut scanner = Scanner::new(rom, rom.class_by_name("policy").unwrap());
+    assert_eq!(scanner.setup().vm_features_reason(), None);
+    assert!(scanner.setup().host_features());
+    let mut host = PolicyHost::new(&rom);
+    let mut seen: BTreeMap<String, usize> = BTreeMap::new();
+    for g in &all {
+        replay(g, |p| {
+            if p.number % 3 != 0 {
+                return;
+            }
+            host.set_position(p.board, p.colour, p.last, p.prev);
+            let at = format!("move {} of {}", p.number, g.name);
+            let mut vm = scans_agree(&rom, "policy", p.board, &host, p.colour, &at);
+            let features = scans_agree(&rom, "policy_features", p.board, &host, p.colour, &at);
+            for f in &features {
+                *seen
+                    .entry(rom.pattern_name(f.1).unwrap().to_string())
+                    .or_default() += 1;
+            }
+            vm.extend(features);
+            vm.sort_unstable();
+            scanner.host = host.clone();
+            assert_eq!(scanner.scan(p.board, p.colour), vm.as_slice(), "{at}");
+        })
+        .unwrap();
+    }
+    for f in [
+        "line_1",
+        "line_4",
+        "capture",
+        "atari",
+        "self_atari",
+        "last_dist_2",
+        "last_dist_16",
+        "prev_dist_3",
+    ] {
+        assert!(
+            seen.get(f).copied().unwrap_or(0) > 0,
+            "{f} never matched: {seen:?}"
+        );
+    }
+}
+
+/// A features class whose patterns differ from the standard ones (here an edited test) is not
+/// computed on the host but scanned by the VM: the scores follow the source.
+#[test]
+fn an_edited_feature_is_scanned_by_the_vm() {
+    let train = games(0..3, 9, 40, None, true);
+    let opts = HarvestOptions {
+        min_count: 3,
+        ..HarvestOptions::default()
+    };
+    let text = to_source(&harvest(&train, &opts), &opts, "generated");
+    let edited = text.replace("where line(*) == 1;", "where line(*) <= 2;");
+    assert_ne!(edited, text);
+    let values: BTreeMap<String, i32> = [("line_1".to_string(), 77)].into();
+    let (edited, _) = write_values(&edited, &["policy", "policy_features"], &values).unwrap();
+    let (_, r) = lens_compiler::compile_str("e.lens", &edited, &Default::default());
+    let rom_bytes = r.unwrap_or_else(|d| panic!("{d:?}")).rom;
+    let rom = Rom::from_bytes(&rom_bytes).unwrap();
+    let mut scanner = Scanner::new(rom, rom.class_by_name("policy").unwrap());
+    assert_eq!(
+        scanner.setup().vm_features_reason(),
+        Some("pattern `line_1` is not a standard feature")
+    );
+    let mut host = PolicyHost::new(&rom);
+    let mut line2 = 0;
+    replay(&train[0], |p| {
+        host.set_position(p.board, p.colour, p.last, p.prev);
+        let mut vm = scans_agree(&rom, "policy", p.board, &host, p.colour, "edited");
+        vm.extend(scans_agree(
+            &rom,
+            "policy_features",
+            p.board,
+            &host,
+            p.colour,
+            "edited",
+        ));
+        vm.sort_unstable();
+        scanner.host = host.clone();
+        let found = scanner.scan(p.board, p.colour);
+        assert_eq!(found, vm.as_slice());
+        // `line_1` now also matches on the second line.
+        line2 += found
+            .iter()
+            .filter(|f| f.2 == 77 && [1, 7].contains(&(f.0 % 32)) && (1..8).contains(&(f.0 / 32)))
+            .count();
+    })
+    .unwrap();
+    assert!(line2 > 0);
 }

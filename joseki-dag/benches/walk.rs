@@ -118,9 +118,9 @@ fn bench(c: &mut Criterion) {
     ];
     for (label, blob) in &blobs {
         let (label, blob) = (*label, blob.as_slice());
-        let w = Walker::new(&blob).expect("valid blob");
-        let small = Walker::small(&blob).expect("valid blob");
-        let scan = Walker::in_place(&blob).expect("valid blob");
+        let w = Walker::new(blob).expect("valid blob");
+        let small = Walker::small(blob).expect("valid blob");
+        let scan = Walker::in_place(blob).expect("valid blob");
         eprintln!(
             "{}: heap beside the {}-byte blob: fast {} bytes ({:.2}x), small {} bytes ({:.2}x)",
             label,
@@ -242,11 +242,11 @@ fn bench(c: &mut Criterion) {
             cpu.push((format!("{} lookup in place, per call", label), t));
         }
         // Building the walkers, against validating the blob (what `in_place` does).
-        let t = cpu_per_call(10, 2, 1, || Walker::in_place(&blob).unwrap().heap_bytes());
+        let t = cpu_per_call(10, 2, 1, || Walker::in_place(blob).unwrap().heap_bytes());
         cpu.push((format!("{} validate (in_place)", label), t));
-        let t = cpu_per_call(10, 2, 1, || Walker::small(&blob).unwrap().heap_bytes());
+        let t = cpu_per_call(10, 2, 1, || Walker::small(blob).unwrap().heap_bytes());
         cpu.push((format!("{} Walker::small", label), t));
-        let t = cpu_per_call(10, 2, 1, || Walker::new(&blob).unwrap().heap_bytes());
+        let t = cpu_per_call(10, 2, 1, || Walker::new(blob).unwrap().heap_bytes());
         cpu.push((format!("{} Walker::new", label), t));
         let t = cpu_per_call(200, 100, 1, || follow_all(&mut out));
         cpu.push((format!("{} follow, 16 known frames", label), t));
@@ -257,10 +257,10 @@ fn bench(c: &mut Criterion) {
             b.iter(|| black_box(lookup_all(&small, &mut out)))
         });
         group.bench_function(format!("{}/walker_new", label), |b| {
-            b.iter(|| black_box(Walker::new(black_box(&blob)).unwrap().heap_bytes()))
+            b.iter(|| black_box(Walker::new(black_box(blob)).unwrap().heap_bytes()))
         });
         group.bench_function(format!("{}/walker_small", label), |b| {
-            b.iter(|| black_box(Walker::small(black_box(&blob)).unwrap().heap_bytes()))
+            b.iter(|| black_box(Walker::small(black_box(blob)).unwrap().heap_bytes()))
         });
         group.bench_function(format!("{}/follow_16_frames", label), |b| {
             b.iter(|| black_box(follow_all(&mut out)))

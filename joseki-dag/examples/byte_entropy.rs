@@ -1,7 +1,9 @@
 //! Dev tool: how far Compact version 3's byte stream is from its own entropy, the bound an
 //! entropy layer over it can reach (version 4 codes it order-0): bytes/move of the version 3
 //! blob, of its order-0 entropy, and of its order-1 entropy (each byte given the one before,
-//! tables not counted), for the union of the books given.
+//! tables not counted), for the union of the books given. The same for the Packed blob: a
+//! range coder's output is close to uniform bytes, so its order-0 entropy is about its length
+//! (no byte-level entropy layer can shrink it).
 //! `cargo run --release -p lens-joseki --example byte_entropy -- A.sgf [B.sgf ...]`
 use lens_joseki::codec::encode_compact_with_skip;
 use lens_joseki::{Conventions, Tree, import_sgf_into};
@@ -53,5 +55,12 @@ fn main() {
         b.len() as f64 / m,
         order0(&b) / m,
         order1(&b) / m
+    );
+    let p = lens_joseki::encode(&union, lens_joseki::Encoding::Packed);
+    println!(
+        "Packed {:.3} B/move; its order-0 {:.3}; order-1 (no tables) {:.3}",
+        p.len() as f64 / m,
+        order0(&p) / m,
+        order1(&p) / m
     );
 }

@@ -86,8 +86,11 @@ pub const SOURCE_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/patterns");
 
 /// The move-prediction class of [`policy_rom`] (`docs/learning.md`): `mode all`, every
 /// pattern's value is 100 x the log of its Bradley-Terry strength, and a move's score is the
-/// sum over the patterns that match it. Its predicates (`last_dist`, `prev_dist`,
-/// `self_atari`) are answered by `lens_compiler::learn::PolicyHost` (with the `learn` feature).
+/// sum over the patterns that match it, in this class (the shapes) and in its features class
+/// `policy_features` (edge line, capture, atari, self-atari, distance to the last two moves).
+/// The predicates (`last_dist`, `prev_dist`, `self_atari`) are answered by
+/// `lens_compiler::learn::PolicyHost`, and `lens_compiler::learn::Scanner` scores both classes,
+/// computing the features on the host.
 pub const POLICY: &str = "policy";
 
 /// Where [`policy_rom`] came from: `"trained"` (harvested and learned by the build script from

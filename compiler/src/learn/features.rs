@@ -1,16 +1,17 @@
-//! The move features besides shapes, and reading a class's matches per candidate move.
+//! The move features besides shapes.
 //!
-//! Features are ordinary patterns of the learned class (so their values live in the `.lens`
-//! source like the shapes'): the edge line and capture/atari are built-in tests; the distance
-//! to the last two moves and self-atari are engine predicates, declared as `extern`s and
-//! answered by [`PolicyHost`]. Any engine that uses a learned class implements the same three
-//! predicates (or uses [`PolicyHost`]).
+//! Features are ordinary patterns (so their values live in the `.lens` source like the
+//! shapes'), of a class of their own beside the shapes: `policy_features` next to `policy`
+//! ([`features_class`]). The edge line and capture/atari are built-in tests; the distance to the
+//! last two moves and self-atari are engine predicates, declared as `extern`s and answered by
+//! [`PolicyHost`]. Any engine can scan both classes with the VM; [`HostFeatures`] instead
+//! computes the features class on the host, once per point, when its patterns are exactly the
+//! ones [`feature_patterns`] writes (checked against a compile of them), which is what makes
+//! learning and prediction fast: the VM would run every feature's `where` at every empty point.
 
 use lens_vm::board::{Board, BoardView, Colour, Point};
-use lens_vm::matching::{DEFAULT_PATTERN, ScanPlan};
-use lens_vm::{
-    ClassId, Host, HostArg, Match, MatchBuf, MatchResult, Orientations, Query, Rom, Scratch,
-};
+use lens_vm::rom::RawResult;
+use lens_vm::{ClassId, Host, HostArg, Rom};
 
 /// `extern` declarations of the predicates the feature patterns use.
 pub const EXTERNS: &str = "\
@@ -23,11 +24,30 @@ extern prev_dist(point, int) cost 2;
 extern self_atari(point) cost 6;
 ";
 
+/// The class holding the feature patterns of the learned class `class`.
+pub fn features_class(class: &str) -> String {
+    format!("{class}_features")
+}
+
+/// The declarations of the learned class `class` (shapes) and of its features class.
+pub fn class_declarations(class: &str) -> String {
+    let features = features_class(class);
+    format!(
+        "class {class} {{\n    mode all;\n    focus empty;\n    field 7x7;\n    orient all;\n}}\n\n\
+         // The move features: a move's score is the sum over both classes. An engine may scan\n\
+         // this class with the VM or compute it itself (lens_compiler::learn::HostFeatures\n\
+         // does, once per point, while these patterns keep the definitions written here).\n\
+         class {features} {{\n    mode all;\n    focus empty;\n    field 3x3;\n    orient all;\n}}\n"
+    )
+}
+
 /// Distance levels with a feature of their own (Coulom: 2..=16; farther is the baseline).
 pub const DIST_LEVELS: std::ops::RangeInclusive<i32> = 2..=16;
 
-/// The feature patterns of a learned class `class` (values 0: `lensc learn` fills them in).
+/// The feature patterns of the learned class `class`, in its features class (values 0:
+/// `lensc learn` fills them in).
 pub fn feature_patterns(class: &str) -> String {
+    let class = features_class(class);
     let mut s = String::new();
     let mut one = |name: &str, group: &str, diagram: &str, legend: &str, test: &str| {
         s.push_str(&format!("pattern {name} : {class} {{\n"));
@@ -142,6 +162,14 @@ impl PolicyHost {
     }
 }
 
+impl PolicyHost {
+    /// Whether `(x, y)` is a self-atari for the side to move of the last
+    /// [`PolicyHost::set_position`].
+    pub fn self_atari_at(&self, x: i32, y: i32) -> bool {
+        (0..32).contains(&x) && (0..32).contains(&y) && self.self_atari[y as usize] >> x & 1 == 1
+    }
+}
+
 /// Whether `colour` playing at `(x, y)` is legal and leaves its string with one liberty
 /// without capturing anything. Cheap checks first: a point with two empty neighbours never is.
 pub fn is_self_atari(board: &mut Board, colour: Colour, x: i32, y: i32) -> bool {
@@ -184,113 +212,216 @@ impl Host for PolicyHost {
             Some(Predicate::PrevDist) => {
                 self.prev.is_some_and(|m| gridcular(m, point) == int) as i32
             }
-            Some(Predicate::SelfAtari) => {
-                let (x, y) = point;
-                ((0..32).contains(&x)
-                    && (0..32).contains(&y)
-                    && self.self_atari[y as usize] >> x & 1 == 1) as i32
-            }
+            Some(Predicate::SelfAtari) => self.self_atari_at(point.0, point.1) as i32,
             _ => 0,
         }
     }
 }
 
-/// Scans one class over a board and hands out, per legal candidate move, the distinct patterns
-/// that suggest it. Reuses its buffers; one per thread.
-pub struct Scanner<'r> {
-    rom: Rom<'r>,
+/// A feature the host computes, read from its pattern's name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Line(usize),
+    Capture,
+    Atari,
+    SelfAtari,
+    LastDist(usize),
+    PrevDist(usize),
+}
+
+impl Kind {
+    fn of(name: &str) -> Option<Kind> {
+        let level = |rest: &str| rest.parse::<usize>().ok();
+        Some(match name {
+            "capture" => Kind::Capture,
+            "atari" => Kind::Atari,
+            "self_atari" => Kind::SelfAtari,
+            _ => {
+                if let Some(l) = name.strip_prefix("line_").and_then(level) {
+                    Kind::Line(l)
+                } else if let Some(d) = name.strip_prefix("last_dist_").and_then(level) {
+                    Kind::LastDist(d)
+                } else if let Some(d) = name.strip_prefix("prev_dist_").and_then(level) {
+                    Kind::PrevDist(d)
+                } else {
+                    return None;
+                }
+            }
+        })
+    }
+}
+
+/// `(pattern id, value)` of a feature the class has.
+type Slot = Option<(u32, i32)>;
+
+/// Distance slots: gridcular distances are at most `3 * 31`.
+const DIST_SLOTS: usize = 96;
+
+/// The features class of a learned class, computed on the host: per empty point, the same
+/// patterns (and values) as the VM's scan of the class gives, with one pass over the board
+/// instead of every feature's `where` at every point. Built by [`HostFeatures::new`] only for
+/// a class whose every pattern is one [`feature_patterns`] writes, compiled to the same cells,
+/// tests and result (so the `.lens` text stays the definition); a test compares the two on
+/// real games.
+#[derive(Clone, Debug)]
+pub struct HostFeatures {
     class: ClassId,
-    plan: Plan<'r>,
-    pub host: PolicyHost,
-    scratch: Box<Scratch>,
-    slots: Vec<Match>,
-    /// `(point index y * 32 + x, pattern id, value)` of the last scan, sorted and deduplicated.
-    found: Vec<(u16, u32, i32)>,
+    line: [Slot; 5],
+    capture: Slot,
+    atari: Slot,
+    self_atari: Slot,
+    last: [Slot; DIST_SLOTS],
+    prev: [Slot; DIST_SLOTS],
 }
 
-/// The scan plan of a [`Scanner`]: its own, or one shared by the threads of a scan.
-enum Plan<'r> {
-    Own(Option<ScanPlan>),
-    Shared(Option<&'r ScanPlan>),
+impl HostFeatures {
+    /// The host computation of class `features` of `rom` (named `<class>_features`), or why
+    /// not, when one of its patterns is not exactly a standard feature (another name, an edited
+    /// test, a stripped image without names, externs declared in another order): scan that
+    /// class with the VM then.
+    pub fn new(rom: &Rom<'_>, features: ClassId) -> Result<HostFeatures, String> {
+        let info = rom.class(features).ok_or("no such class")?;
+        let name = info.name();
+        let base = name
+            .strip_suffix("_features")
+            .ok_or_else(|| format!("`{name}` is not named `<class>_features`"))?;
+        let text = format!(
+            "{EXTERNS}\n{}\n{}",
+            class_declarations(base),
+            feature_patterns(base)
+        );
+        let (_, compiled) = crate::compile_str("features.lens", &text, &crate::Options::default());
+        let bytes = compiled
+            .map_err(|d| format!("internal: the standard features do not compile: {d:?}"))?
+            .rom;
+        let canon = Rom::from_bytes(&bytes).map_err(|e| format!("internal: {e}"))?;
+        let canon_info = canon
+            .class_by_name(name)
+            .and_then(|c| canon.class(c))
+            .ok_or("internal: no features class")?;
+        if (info.mode(), info.focus(), info.orient())
+            != (canon_info.mode(), canon_info.focus(), canon_info.orient())
+        {
+            return Err(format!("`{name}` differs in mode, focus or orientations"));
+        }
+        let canon_ids: std::collections::BTreeMap<&str, u32> = (canon_info.first_pattern()
+            ..canon_info.first_pattern() + canon_info.pattern_count())
+            .filter_map(|p| Some((canon.pattern_name(canon.pattern(p).id())?, p)))
+            .collect();
+        let mut out = HostFeatures {
+            class: features,
+            line: [None; 5],
+            capture: None,
+            atari: None,
+            self_atari: None,
+            last: [None; DIST_SLOTS],
+            prev: [None; DIST_SLOTS],
+        };
+        // `p` indexes the pattern table; matches name patterns by `id`.
+        for p in info.first_pattern()..info.first_pattern() + info.pattern_count() {
+            let id = rom.pattern(p).id();
+            let pname = rom
+                .pattern_name(id)
+                .ok_or("the image has no pattern names")?;
+            let not = || format!("pattern `{pname}` is not a standard feature");
+            let &q = canon_ids.get(pname).ok_or_else(not)?;
+            let value = same_pattern(rom, p, &canon, q).ok_or_else(not)?;
+            let slot = Some((id, value));
+            let target = match Kind::of(pname).ok_or_else(not)? {
+                Kind::Line(l) => out.line.get_mut(l),
+                Kind::Capture => Some(&mut out.capture),
+                Kind::Atari => Some(&mut out.atari),
+                Kind::SelfAtari => Some(&mut out.self_atari),
+                Kind::LastDist(d) => out.last.get_mut(d),
+                Kind::PrevDist(d) => out.prev.get_mut(d),
+            };
+            *target.ok_or_else(not)? = slot;
+        }
+        Ok(out)
+    }
+
+    /// The features class.
+    pub fn class(&self) -> ClassId {
+        self.class
+    }
+
+    /// Appends `(point index y * 32 + x, pattern id, value)` of every feature matching an empty
+    /// point of `board` with `colour` to move (`host` set for this position), in board order
+    /// and by pattern id within a point.
+    pub fn add(
+        &self,
+        board: &Board,
+        colour: Colour,
+        host: &PolicyHost,
+        out: &mut Vec<(u16, u32, i32)>,
+    ) {
+        let n = board.size() as i32;
+        let foe = Point::Stone(colour.opponent());
+        let dist = |m: Option<(i32, i32)>, table: &[Slot; DIST_SLOTS], x: i32, y: i32| {
+            m.and_then(|m| table.get(gridcular(m, (x, y)) as usize).copied().flatten())
+        };
+        let mut here: Vec<(u32, i32)> = Vec::with_capacity(8);
+        for y in 0..n {
+            for x in 0..n {
+                if board.get(x, y) != Point::Empty {
+                    continue;
+                }
+                here.clear();
+                let line = x.min(y).min(n - 1 - x).min(n - 1 - y) as usize + 1;
+                here.extend(self.line.get(line).copied().flatten());
+                let (mut one, mut two) = (false, false);
+                for (dx, dy) in lens_vm::geometry::DIRECTIONS {
+                    if board.get(x + dx, y + dy) == foe {
+                        match board.liberties(x + dx, y + dy) {
+                            1 => one = true,
+                            2 => two = true,
+                            _ => {}
+                        }
+                    }
+                }
+                if one {
+                    here.extend(self.capture);
+                }
+                if two {
+                    here.extend(self.atari);
+                }
+                if host.self_atari_at(x, y) {
+                    here.extend(self.self_atari);
+                }
+                here.extend(dist(host.last, &self.last, x, y));
+                here.extend(dist(host.prev, &self.prev, x, y));
+                here.sort_unstable();
+                let pt = (y * 32 + x) as u16;
+                out.extend(here.iter().map(|&(p, v)| (pt, p, v)));
+            }
+        }
+    }
 }
 
-impl<'r> Scanner<'r> {
-    pub fn new(rom: Rom<'r>, class: ClassId) -> Scanner<'r> {
-        let plan = Plan::Own(ScanPlan::new(&rom, class));
-        Scanner::with(rom, class, plan)
+/// Whether pattern `p` of `rom` and `q` of `canon` have the same cells, tests and result
+/// point: then `p`'s value.
+fn same_pattern(rom: &Rom<'_>, p: u32, canon: &Rom<'_>, q: u32) -> Option<i32> {
+    let (a, b) = (rom.pattern(p), canon.pattern(q));
+    if !a.cells().eq(b.cells()) || !a.tests().eq(b.tests()) {
+        return None;
     }
-
-    /// A scanner using `plan` (`ScanPlan::new(&rom, class)`, built once for several threads).
-    pub fn with_plan(rom: Rom<'r>, class: ClassId, plan: Option<&'r ScanPlan>) -> Scanner<'r> {
-        Scanner::with(rom, class, Plan::Shared(plan))
-    }
-
-    fn with(rom: Rom<'r>, class: ClassId, plan: Plan<'r>) -> Scanner<'r> {
-        Scanner {
-            plan,
-            host: PolicyHost::new(&rom),
-            rom,
-            class,
-            scratch: Box::new(Scratch::new()),
-            slots: vec![Match::EMPTY; 1 << 14],
-            found: Vec::new(),
-        }
-    }
-
-    /// Scans `board` for `colour` to move (the host must be set for this position) and returns
-    /// `(point index y * 32 + x, pattern id, value)` for every move suggestion, each pattern
-    /// once per point, sorted by point then pattern.
-    pub fn scan(&mut self, board: &Board, colour: Colour) -> &[(u16, u32, i32)] {
-        let q = Query {
-            class: self.class,
-            perspective: colour,
-            orientations: Orientations::All,
-        };
-        let len = loop {
-            let mut out = MatchBuf::new(&mut self.slots);
-            let plan = match &self.plan {
-                Plan::Own(p) => p.as_ref(),
-                Plan::Shared(p) => *p,
-            };
-            match plan {
-                Some(plan) => plan.scan(
-                    &self.rom,
-                    board,
-                    &self.host,
-                    &q,
-                    &mut self.scratch,
-                    &mut out,
-                ),
-                None => self
-                    .rom
-                    .scan(board, &self.host, &q, &mut self.scratch, &mut out),
-            };
-            let (len, dropped) = (out.len(), out.dropped());
-            if dropped == 0 {
-                break len;
-            }
-            let grown = (len + dropped).next_power_of_two();
-            self.slots.resize(grown, Match::EMPTY);
-        };
-        self.found.clear();
-        for m in &self.slots[..len] {
-            if m.pattern == DEFAULT_PATTERN {
-                continue;
-            }
-            if let MatchResult::Move { x, y, value, .. } = m.result {
-                self.found.push(((y * 32 + x) as u16, m.pattern, value));
-            }
-        }
-        // A scan reports point by point (row by row); the results of `=> *` patterns are their
-        // foci, so only each point's few matches need sorting. Other results: sort them all.
-        if self.found.is_sorted_by_key(|f| f.0) {
-            for run in self.found.chunk_by_mut(|a, b| a.0 == b.0) {
-                run.sort_unstable();
-            }
-        } else {
-            self.found.sort_unstable();
-        }
-        self.found.dedup();
-        &self.found
+    match (a.result()?, b.result()?) {
+        (
+            RawResult::Move {
+                dx,
+                dy,
+                value,
+                bits,
+                sequence: None,
+            },
+            RawResult::Move {
+                dx: cx,
+                dy: cy,
+                bits: cbits,
+                sequence: None,
+                ..
+            },
+        ) if (dx, dy, bits) == (cx, cy, cbits) => Some(value),
+        _ => None,
     }
 }

@@ -10,7 +10,7 @@
 
 use std::collections::HashMap;
 
-use super::features::{EXTERNS, feature_patterns};
+use super::features::{EXTERNS, class_declarations, feature_patterns};
 use super::games::{Game, GameError, replay};
 use super::shape::{Shapes, Size, name, orientations_of, render};
 
@@ -134,9 +134,9 @@ pub fn to_source(h: &Harvest, opts: &HarvestOptions, origin: &str) -> String {
         h.games, h.positions, opts.min_count, opts.max_patterns
     );
     s.push_str(EXTERNS);
-    s.push_str(&format!(
-        "\nclass {class} {{\n    mode all;\n    focus empty;\n    field 7x7;\n    orient all;\n}}\n\n"
-    ));
+    s.push('\n');
+    s.push_str(&class_declarations(class));
+    s.push('\n');
     s.push_str(&feature_patterns(class));
     let mut shapes: Vec<&Harvested> = h.shapes.iter().collect();
     shapes.sort_by(|a, b| {

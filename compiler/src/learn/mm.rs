@@ -14,11 +14,12 @@ use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 
-use lens_vm::matching::ScanPlan;
+use std::sync::Arc;
+
 use lens_vm::{ClassId, Rom};
 
-use super::features::Scanner;
 use super::games::{Game, GameError, replay};
+use super::scanner::{ScanSetup, Scanner};
 
 /// Features of the training set.
 #[derive(Clone, Debug)]
@@ -86,12 +87,27 @@ pub fn collect(
     threads: usize,
     mut progress: impl FnMut(usize, usize),
 ) -> Dataset {
-    let info = rom.class(class);
-    let (first, count) = info
-        .as_ref()
-        .map_or((0, 0), |c| (c.first_pattern(), c.pattern_count()));
-    let features = (first..first + count)
-        .map(|p| {
+    let setup = Arc::new(ScanSetup::new(&rom, class));
+    // The features: the patterns of the class and of its features class, by pattern id (what
+    // matches report; so a point's suggestions, sorted by pattern, come out sorted by feature);
+    // `index` maps a pattern id to its feature.
+    let mut ids: Vec<u32> = setup
+        .classes()
+        .into_iter()
+        .filter_map(|c| rom.class(c))
+        .flat_map(|c| c.first_pattern()..c.first_pattern() + c.pattern_count())
+        .map(|p| rom.pattern(p).id())
+        .collect();
+    ids.sort_unstable();
+    let mut index = vec![u32::MAX; ids.last().map_or(0, |&p| p as usize + 1)];
+    for (i, &p) in ids.iter().enumerate() {
+        if let Some(slot) = index.get_mut(p as usize) {
+            *slot = i as u32;
+        }
+    }
+    let features = ids
+        .iter()
+        .map(|&p| {
             let name = rom.pattern_name(p).unwrap_or("").to_string();
             let group = rom
                 .pattern_attrs(p)
@@ -111,22 +127,21 @@ pub fn collect(
         pos_start: vec![0],
         ..Dataset::default()
     };
-    let plan = ScanPlan::new(&rom, class);
     let threads = threads.clamp(1, games.len().max(1));
     let next = AtomicUsize::new(0);
     let (send, receive) = mpsc::channel::<(usize, GameTeams)>();
     std::thread::scope(|scope| {
         for _ in 0..threads {
             let send = send.clone();
-            let (next, plan) = (&next, plan.as_ref());
+            let (next, setup, index) = (&next, Arc::clone(&setup), &index);
             scope.spawn(move || {
-                let mut scanner = Scanner::with_plan(rom, class, plan);
+                let mut scanner = Scanner::with_setup(rom, setup);
                 loop {
                     let gi = next.fetch_add(1, Ordering::Relaxed);
                     if gi >= games.len() {
                         break;
                     }
-                    let teams = game_teams(&mut scanner, first, &games[gi]);
+                    let teams = game_teams(&mut scanner, index, &games[gi]);
                     if send.send((gi, teams)).is_err() {
                         break;
                     }
@@ -166,7 +181,7 @@ impl Dataset {
 }
 
 /// Replays one game and keeps the candidate teams of each position.
-fn game_teams(scanner: &mut Scanner<'_>, first_pattern: u32, game: &Game) -> GameTeams {
+fn game_teams(scanner: &mut Scanner<'_>, index: &[u32], game: &Game) -> GameTeams {
     let mut g = GameTeams::default();
     // Per candidate of the current position: (point, feature range in `cand`).
     let mut cand: Vec<u32> = Vec::new();
@@ -191,7 +206,7 @@ fn game_teams(scanner: &mut Scanner<'_>, first_pattern: u32, game: &Game) -> Gam
                 let start = cand.len() as u32;
                 // `found` is sorted by point then pattern id: the features come out sorted.
                 while k < found.len() && found[k].0 == pt {
-                    cand.push(found[k].1 - first_pattern);
+                    cand.push(index[found[k].1 as usize]);
                     k += 1;
                 }
                 ranges.push((pt, start, cand.len() as u32));

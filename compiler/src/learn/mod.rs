@@ -3,8 +3,8 @@
 //!
 //! 1. [`harvest`]: the frequent shapes around played moves (3x3 with atari bits, diamonds of
 //!    radius 2 and 3) become `.lens` patterns of a class of their own, beside the feature
-//!    patterns ([`features`]: edge line, capture, atari, self-atari, distance to the last two
-//!    moves);
+//!    patterns in a second class ([`features`]: edge line, capture, atari, self-atari, distance
+//!    to the last two moves), which [`scanner`] computes on the host;
 //! 2. [`mm`]: the class is compiled and scanned by the VM over every position of the training
 //!    games; Coulom's MM fits a Bradley-Terry strength per pattern, and [`source`] writes the
 //!    values (100 x log strength) back into the source;
@@ -17,14 +17,16 @@ pub mod games;
 pub mod harvest;
 pub mod mm;
 pub mod predict;
+pub mod scanner;
 pub mod shape;
 pub mod source;
 
 use std::collections::BTreeMap;
 use std::path::Path;
 
-pub use features::PolicyHost;
+pub use features::{HostFeatures, PolicyHost};
 pub use games::{Game, GameError, Split};
+pub use scanner::{ScanSetup, Scanner};
 
 /// Scale of the written values: `value = round(SCALE * ln(gamma))`.
 pub const SCALE: f64 = 100.0;
@@ -84,7 +86,8 @@ pub fn learn(
         .zip(&fit.log_gamma)
         .map(|(f, &lg)| (f.name.clone(), (lg * SCALE).round() as i32))
         .collect();
-    let (text, written) = source::write_values(text, class, &values)?;
+    let features = features::features_class(class);
+    let (text, written) = source::write_values(text, &[class, &features], &values)?;
     Ok(Learned {
         text,
         dataset,

@@ -6,8 +6,8 @@ use std::time::{Duration, Instant};
 
 use lens_vm::{ClassId, Rom};
 
-use super::features::Scanner;
 use super::games::{Game, GameError, replay};
+use super::scanner::Scanner;
 
 /// The phases of the per-phase breakdown: moves 1-50, 51-100, 101 and later.
 pub const PHASES: [(&str, usize, usize); 3] = [

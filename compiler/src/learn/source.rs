@@ -6,12 +6,12 @@ use std::collections::BTreeMap;
 
 use lens_dsl::ast::{GlobMember, Item, PatternItem, ResultSpec};
 
-/// Replaces the values of the patterns of `class` named in `values` (pattern name -> value).
-/// Returns the new text and how many values were written; patterns of the class missing from
-/// `values` are set to 0. Errors: the text does not parse (the first syntax error's message).
+/// Replaces the values of the patterns of `classes` named in `values` (pattern name -> value).
+/// Returns the new text and how many values were written; patterns of those classes missing
+/// from `values` are set to 0. Errors: the text does not parse (the first syntax error's message).
 pub fn write_values(
     text: &str,
-    class: &str,
+    classes: &[&str],
     values: &BTreeMap<String, i32>,
 ) -> Result<(String, usize), String> {
     let (file, diags) = lens_dsl::parse(0, text);
@@ -22,7 +22,7 @@ pub fn write_values(
     let mut edits: Vec<(usize, usize, String)> = Vec::new();
     let mut visit = |p: &lens_dsl::ast::Pattern, glob_class: Option<&str>| {
         let cls = p.class.as_ref().map(|c| c.node.as_str()).or(glob_class);
-        if cls != Some(class) {
+        if !cls.is_some_and(|c| classes.contains(&c)) {
             return;
         }
         let v = values.get(&p.name.node).copied().unwrap_or(0);

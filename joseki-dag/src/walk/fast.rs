@@ -100,7 +100,7 @@ pub(crate) const CHILD: u8 = 2;
 
 pub(crate) fn meta(l: &Layout<'_>) -> [u8; 256] {
     let mut m = [0u8; 256];
-    if l.enc == Encoding::Compact && !l.in_bits() {
+    if l.enc == Encoding::Compact {
         for (c, slot) in m.iter_mut().enumerate() {
             let class = l.code_class[c];
             if class < 4 {
@@ -132,12 +132,17 @@ impl Walker<'_> {
         )
     }
 
-    /// The meta bits and point byte of a one-byte entry at `pos` (a real offset, Compact).
+    /// The meta bits, point byte and end of a one-symbol entry at `pos` (a real position,
+    /// Compact): one byte, or one Huffman code in version 4.
     #[inline(always)]
-    fn one_byte(&self, pos: usize) -> Option<(u8, u8)> {
-        let &c0 = self.l.bytes.get(pos)?;
+    fn one_byte(&self, pos: usize) -> Option<(u8, u8, usize)> {
+        let (c0, end) = match &self.l.huff {
+            None => (*self.l.bytes.get(pos)?, pos + 1),
+            Some(d) if !is_virtual(pos) => d.symbol(self.l.bytes, pos)?,
+            Some(_) => return None,
+        };
         let m = self.meta[c0 as usize];
-        (m & ONE != 0).then(|| (m, self.l.code_point[c0 as usize]))
+        (m & ONE != 0).then(|| (m, self.l.code_point[c0 as usize], end))
     }
 
     /// Play (`rel`, `point`) from `at`. A colour repeat (the other side played elsewhere)
@@ -453,15 +458,11 @@ impl Walker<'_> {
         };
         let mut pos = list;
         loop {
-            if let Some((m, p)) = self.one_byte(pos) {
-                *parsed += 1;
+            if let Some((m, p, end)) = self.one_byte(pos) {
+                *parsed += end - pos;
                 if p as u16 == want {
                     return Some(At::new(
-                        if m & CHILD != 0 {
-                            list_key(pos + 1)
-                        } else {
-                            LEAF
-                        },
+                        if m & CHILD != 0 { list_key(end) } else { LEAF },
                         rel,
                     ));
                 }
@@ -469,9 +470,9 @@ impl Walker<'_> {
                     return None;
                 }
                 pos = if m & CHILD != 0 {
-                    self.skip(pos + 1, parsed)?
+                    self.skip(end, parsed)?
                 } else {
-                    pos + 1
+                    end
                 };
                 continue;
             }
@@ -500,9 +501,9 @@ impl Walker<'_> {
         }
         let mut pending: usize = 1;
         loop {
-            if let Some((m, _)) = self.one_byte(pos) {
-                *parsed += 1;
-                pos += 1;
+            if let Some((m, _, end)) = self.one_byte(pos) {
+                *parsed += end - pos;
+                pos = end;
                 pending = pending - 1 + (m & SIB) as usize + (m & CHILD != 0) as usize;
             } else {
                 let e = read_entry(&self.l, pos).ok()?;
@@ -535,8 +536,8 @@ impl Walker<'_> {
         let mut pos = list_pos(at.list);
         loop {
             // (has a sibling, Ok(next sibling) | Err(inline children to skip over)).
-            let (has_sibling, next) = if let Some((m, p)) = self.one_byte(pos) {
-                *parsed += 1;
+            let (has_sibling, next) = if let Some((m, p, end)) = self.one_byte(pos) {
+                *parsed += end - pos;
                 f(View {
                     point: crate::codec::from_small(p),
                     colour: at.last.flip(),
@@ -544,11 +545,7 @@ impl Walker<'_> {
                     symmetric: false,
                     reverse: false,
                 });
-                let next = if m & CHILD != 0 {
-                    Err(pos + 1)
-                } else {
-                    Ok(pos + 1)
-                };
+                let next = if m & CHILD != 0 { Err(end) } else { Ok(end) };
                 (m & SIB != 0, next)
             } else {
                 let Ok(e) = read_entry(&self.l, pos) else {

@@ -126,7 +126,7 @@ pub struct Engine {
 
 /// A learned move-prediction class and the scanner that scores its moves.
 pub struct Policy {
-    scanner: lens_compiler::learn::features::Scanner<'static>,
+    scanner: lens_compiler::learn::Scanner<'static>,
 }
 
 impl Policy {
@@ -134,7 +134,7 @@ impl Policy {
     pub fn new(rom: Rom<'static>, class: &str) -> Option<Policy> {
         let id = rom.class_by_name(class)?;
         Some(Policy {
-            scanner: lens_compiler::learn::features::Scanner::new(rom, id),
+            scanner: lens_compiler::learn::Scanner::new(rom, id),
         })
     }
 }
@@ -503,16 +503,16 @@ impl Engine {
             .host
             .set_position(&mut self.board, colour, last, prev);
         let found = policy.scanner.scan(&self.board, colour);
-        let mut scores: BTreeMap<(i32, i32), i32> = BTreeMap::new();
+        // Scores by point index y * 32 + x.
+        let mut scores = [0i32; 32 * 32];
         for &(point, _, value) in found {
-            let at = ((point % 32) as i32, (point / 32) as i32);
-            *scores.entry((at.1, at.0)).or_insert(0) += value;
+            scores[point as usize] = scores[point as usize].saturating_add(value);
         }
         let n = self.board.size() as i32;
         let mut ranked: Vec<((i32, i32), i32)> = (0..n)
             .flat_map(|y| (0..n).map(move |x| (x, y)))
             .filter(|&(x, y)| self.board.get(x, y) == Point::Empty)
-            .map(|(x, y)| ((x, y), scores.get(&(y, x)).copied().unwrap_or(0)))
+            .map(|(x, y)| ((x, y), scores[(y * 32 + x) as usize]))
             .collect();
         // Best first; the sort is stable, so ties stay in board order.
         ranked.sort_by_key(|r| std::cmp::Reverse(r.1));

@@ -22,7 +22,7 @@ const SLOTS: usize = STRIDE * STRIDE;
 /// Bits of a code word: the neighbourhood code (bits 0..16).
 pub const CODE_MASK: u32 = 0xFFFF;
 /// The first atari bit: bit `ATARI_SHIFT + i` is set when orthogonal neighbour `i` (north,
-/// west, east, south: [`NEIGHBOURS`] order) is a stone whose string has exactly one liberty.
+/// west, east, south: `NEIGHBOURS` order) is a stone whose string has exactly one liberty.
 pub const ATARI_SHIFT: u32 = 16;
 /// The point's own state (0 black, 1 white, 2 empty, 3 off) sits at bits 20..22.
 pub const STATE_SHIFT: u32 = 20;
@@ -222,7 +222,7 @@ impl Codes3x3 {
     }
 
     /// The focus state and neighbourhood code of `(x, y)` from `persp`, equal to
-    /// [`crate::rom::lut::code`] on the board: the key of a class's lookup table. Outside
+    /// `rom::lut::code` on the board: the key of a class's lookup table. Outside
     /// the board: `(3, 0xFFFF)`.
     #[inline]
     pub fn code(&self, persp: Colour, x: i32, y: i32) -> (u8, u16) {
@@ -238,7 +238,7 @@ impl Codes3x3 {
     }
 
     /// Atari bits of `(x, y)`'s orthogonal neighbours (bit `i`: neighbour `i` of
-    /// [`NEIGHBOURS`], north, west, east, south, is a stone in atari).
+    /// `NEIGHBOURS`, north, west, east, south, is a stone in atari).
     #[inline]
     pub fn atari(&self, x: i32, y: i32) -> u8 {
         (self.word(x, y) >> ATARI_SHIFT & 0xF) as u8

@@ -148,6 +148,9 @@ const NO_SLOT: u16 = u16::MAX;
 /// Points the bucket filter reads: the focus's 3x3 square (its 8 neighbours in
 /// [`NEIGHBOURS`] order, then the focus) and the changed point's 8 neighbours.
 const FILTERED: usize = 17;
+/// Buckets of every entry, one per pair of states north and south of the focus.
+const ALL: usize = 16;
+
 /// Filter rows per 64 bucket members: one per (filtered point, state), state 0 friend,
 /// 1 foe, 2 empty, 3 off.
 const ROWS: usize = 4 * FILTERED;
@@ -194,8 +197,8 @@ struct Index {
     /// u64 words per bitmap over the slots.
     slot_words: usize,
     /// Per slot, `buckets[slot * 9 + a * 3 + b]`: the entries with a cell there allowing
-    /// `b` but not `a` (those a change from `a` to `b` there can complete); the last bucket
-    /// holds every entry (matching a focus from scratch).
+    /// `b` but not `a` (those a change from `a` to `b` there can complete); the last
+    /// [`ALL`] hold every entry (matching a focus from scratch).
     buckets: Vec<Bucket>,
     members: Vec<u32>,
     rows: Vec<u64>,
@@ -255,8 +258,9 @@ impl Index {
                 c.slot = grid[g];
             }
         }
-        // The states entry `r` allows at the filtered points around a change at `(dx, dy)`.
-        let filtered = |cells: &[Cell], starts: &[u32], r: usize, dx: i32, dy: i32| {
+        // The states entry `r` allows at the filtered points: its 3x3 square and the points
+        // `step` away from `(dx, dy)` in the 8 directions (a change's neighbours, step 1).
+        let filtered = |cells: &[Cell], starts: &[u32], r: usize, dx: i32, dy: i32, step: i32| {
             let cells = &cells[starts[r] as usize..starts[r + 1] as usize];
             let at = |x: i32, y: i32| {
                 cells
@@ -267,7 +271,7 @@ impl Index {
             let mut f = [0u8; FILTERED];
             for (i, &(nx, ny)) in NEIGHBOURS.iter().enumerate() {
                 f[i] = at(nx as i32, ny as i32);
-                f[9 + i] = at(dx + nx as i32, dy + ny as i32);
+                f[9 + i] = at(dx + step * nx as i32, dy + step * ny as i32);
             }
             f[8] = at(0, 0);
             f
@@ -301,7 +305,7 @@ impl Index {
             side,
             grid,
             slot_words: (slots as usize).div_ceil(64).max(1),
-            buckets: vec![Bucket::default(); slots as usize * 9 + 1],
+            buckets: vec![Bucket::default(); slots as usize * 9 + ALL],
             members: Vec::with_capacity(keyed.len() + n),
             rows: Vec::new(),
         };
@@ -315,18 +319,35 @@ impl Index {
             let members: Vec<_> = keyed[i..j]
                 .iter()
                 .map(|k| {
-                    let f = filtered(&ix.cells, &ix.starts, k.2 as usize, k.3 as i32, k.4 as i32);
+                    let f = filtered(
+                        &ix.cells,
+                        &ix.starts,
+                        k.2 as usize,
+                        k.3 as i32,
+                        k.4 as i32,
+                        1,
+                    );
                     (k.2, f)
                 })
                 .collect();
             ix.buckets[slot as usize * 9 + t as usize] = ix.add_bucket(members);
             i = j;
         }
-        let all = ix.buckets.len() - 1;
-        let members: Vec<_> = (0..n)
-            .map(|r| (r as u32, filtered(&ix.cells, &ix.starts, r, 0, 0)))
+        // Matching a focus from scratch: every entry, split by the states it allows north
+        // and south of the focus, filtered by its 3x3 square and the points two away.
+        let all: Vec<_> = (0..n)
+            .map(|r| (r as u32, filtered(&ix.cells, &ix.starts, r, 0, 0, 2)))
             .collect();
-        ix.buckets[all] = ix.add_bucket(members);
+        for k in 0..ALL {
+            let (north, south) = (k / 4, k % 4);
+            let members = all
+                .iter()
+                .filter(|(_, f)| f[0] >> north & 1 != 0 && f[3] >> south & 1 != 0)
+                .copied()
+                .collect();
+            let at = slots as usize * 9 + k;
+            ix.buckets[at] = ix.add_bucket(members);
+        }
         Some(ix)
     }
 
@@ -459,11 +480,12 @@ fn present(st: &[u8]) -> u64 {
 }
 
 /// Sets the states of the focus's 8 neighbours ([`NEIGHBOURS`] order) and of the focus
-/// (`st[..9]`, or `st[9..]`, the neighbours alone, for the changed point).
+/// (`st[..9]`, or `st[9..]`, the neighbours alone, for the changed point; `step` 2: the
+/// points two away instead of the neighbours).
 #[inline(always)]
-fn read_states(snap: &Snapshot, x: i32, y: i32, st: &mut [u8]) {
+fn read_states(snap: &Snapshot, x: i32, y: i32, step: i32, st: &mut [u8]) {
     for (i, &(dx, dy)) in NEIGHBOURS.iter().enumerate() {
-        st[i] = state(snap, x + dx as i32, y + dy as i32);
+        st[i] = state(snap, x + step * dx as i32, y + step * dy as i32);
     }
     if let Some(s) = st.get_mut(8) {
         *s = state(snap, x, y);
@@ -594,10 +616,10 @@ impl IncrementalScan {
             return (0, 0);
         }
         let (mut n, mut verified) = (0, 0);
-        let all = ix.buckets[ix.buckets.len() - 1];
         let mut st = [0u8; FILTERED];
-        read_states(snap, x, y, &mut st[..9]);
-        read_states(snap, x, y, &mut st[9..]);
+        read_states(snap, x, y, 1, &mut st[..9]);
+        read_states(snap, x, y, 2, &mut st[9..]);
+        let all = ix.buckets[ix.buckets.len() - ALL + st[0] as usize * 4 + st[3] as usize];
         ix.filter(all, &st, |r| {
             verified += 1;
             if ix.holds_far(snap, r, x, y) {
@@ -707,7 +729,7 @@ impl IncrementalScan {
                 let t = (a * 3 + b) as usize;
                 let sw = self.ix.slot_words;
                 let mut st = [0u8; FILTERED];
-                read_states(&now, cx, cy, &mut st[9..]);
+                read_states(&now, cx, cy, 1, &mut st[9..]);
                 let around = present(&st[9..]) as u32;
                 for y in (cy - span).max(0)..=(cy + span).min(size - 1) {
                     let mut row = focus_rows[y as usize] & window;
@@ -733,7 +755,7 @@ impl IncrementalScan {
                         if bucket.len == 0 || bucket.around & around != around {
                             continue;
                         }
-                        read_states(&now, x, y, &mut st[..9]);
+                        read_states(&now, x, y, 1, &mut st[..9]);
                         let near = present(&st[..9]);
                         if bucket.near & near != near {
                             continue;
