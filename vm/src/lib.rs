@@ -99,7 +99,7 @@ pub mod spec;
 
 pub use board::{BoardView, Colour, Point};
 pub use matching::{
-    CallScratch, FocusScratch, Host, HostArg, Match, MatchBuf, MatchResult, NoHost, Orientations,
-    Query, Scratch,
+    CallScratch, FocusScratch, Hit, HitBuf, Host, HostArg, Match, MatchBuf, MatchResult, NoHost,
+    Orientations, Query, Scratch,
 };
 pub use rom::{AlignedRom, ClassId, ClassInfo, LensId, LoadError, LoadErrorKind, Rom};

@@ -123,6 +123,7 @@ impl PointSet {
     }
     /// Calls `f(x, y)` for every point, row by row.
     #[inline]
+    #[cfg_attr(not(feature = "alloc"), allow(dead_code))] // only the (alloc) scan walks a set
     pub fn for_each(&self, mut f: impl FnMut(i32, i32)) {
         for (y, &row) in self.0.iter().enumerate() {
             let mut r = row;

@@ -1,13 +1,13 @@
-//! The instruction set the hot loops run with, chosen once (step 3 of [`super::dispatch`]).
+//! The instruction set the hot loops run with, chosen once (step 3 of `matching/dispatch.rs`).
 //!
 //! Three loops are compiled once per level: the bit-sliced kernel's row ORs
-//! ([`super::sliced`]), the board-parallel scan's plane ANDs ([`super::board_parallel`], from
-//! the ROM or a plan's trie) and the 7x7 view cut ([`super::view`], whose BMI2 path gathers the
+//! (`matching/sliced.rs`), the board-parallel scan's plane ANDs (`matching/board_parallel.rs`, from
+//! the ROM or a plan's trie) and the 7x7 view cut (`matching/view.rs`, whose BMI2 path gathers the
 //! ring order with `pext`). The Rust source of the first two is the same for every level: a
-//! kernel implements [`Kernel`] and [`run`] calls it inside a function compiled with
+//! kernel implements `Kernel` and `run` calls it inside a function compiled with
 //! `#[target_feature]`, so LLVM vectorises it for that width. This is the crate's only
-//! `unsafe`: calling such a function is sound only on a CPU with the feature, and [`run`] and
-//! [`view_pext`] do so only when [`current`] says the CPU has it.
+//! `unsafe`: calling such a function is sound only on a CPU with the feature, and `run` and
+//! `view_pext` do so only when [`current`] says the CPU has it.
 //!
 //! * With `std`, the CPU is asked once (`is_x86_feature_detected!`: AVX2, AVX-512F, BMI2).
 //! * Without `std`, the levels are those the build's `target_feature`s enable (for example
