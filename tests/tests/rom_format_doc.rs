@@ -23,7 +23,9 @@ fn documented_sections(doc: &str) -> Vec<(u32, String, usize)> {
         .map(|row| {
             let cols: Vec<&str> = row.split('|').map(str::trim).collect();
             let kind = cols[1].parse().unwrap_or_else(|_| panic!("kind in {row}"));
-            let record = cols[3].parse().unwrap_or_else(|_| panic!("record in {row}"));
+            let record = cols[3]
+                .parse()
+                .unwrap_or_else(|_| panic!("record in {row}"));
             (kind, cols[2].to_string(), record)
         })
         .collect()
@@ -46,7 +48,11 @@ fn the_kinds_per_version_match_the_vm() {
         .find(|l| l.contains("strictly ascending, each at most once"))
         .expect("the section table entry's kind row");
     for v in MIN_FORMAT_VERSION..=FORMAT_VERSION {
-        let said = format!("{} in {}v{v}", max_section_kind(v), if v == 1 { "a " } else { "" });
+        let said = format!(
+            "{} in {}v{v}",
+            max_section_kind(v),
+            if v == 1 { "a " } else { "" }
+        );
         assert!(line.contains(&said), "`{said}` in: {line}");
     }
 }
