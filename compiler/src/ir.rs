@@ -1,5 +1,5 @@
 //! The compiler's intermediate representation: the checked program with every name resolved,
-//! every point an offset and every test a [`TestExpr`], before optimisation.
+//! every point an offset and every test a [`TestExpr`](lens_vm::spec::TestExpr), before optimisation.
 //!
 //! Lowering ([`crate::lower`]) builds it from the AST; the optimiser ([`crate::optimise`])
 //! fills in orientations, glob headers and the order; [`crate::emit`] turns it into a

@@ -1,7 +1,7 @@
 //! The Lens compiler: sources -> checked AST -> IR -> optimised ROM image.
 //!
 //! Phases, one module each:
-//! 1. front end (`lens_dsl`): load, parse, [`lens_dsl::check`];
+//! 1. front end (`lens_dsl`): load, parse, [`lens_dsl::check()`];
 //! 2. [`lower`]: resolve names and lower to the [`ir`], with the checks that need semantics
 //!    (impossible constraints and edges, focus against class, unknown labels ...);
 //! 3. [`check`]: checks across patterns (unreachable patterns);

@@ -2,10 +2,10 @@
 //!
 //! This module is the contract between the parser (lexer + lalrpop grammar), the checker, the
 //! formatter and the compiler. It depends on nothing generated: the parser could be replaced
-//! without touching any consumer. Every node carries a byte [`Span`] into its [`SourceFile`].
+//! without touching any consumer. Every node carries a byte [`Span`] into its [`SourceFile`](crate::source::SourceFile).
 //!
-//! Equality: `PartialEq` compares spans too; use [`crate::ast::strip_spans`]-style helpers
-//! (provided by the formatter tests) to compare modulo spans.
+//! Equality: `PartialEq` compares spans too, so trees parsed from different text compare unequal
+//! even where they mean the same.
 
 use serde::{Deserialize, Serialize};
 

@@ -5,7 +5,7 @@
 //! - [`parse`]: one file's text -> AST + syntax diagnostics (with error recovery);
 //! - [`load_paths`] / [`load_str`]: read files, follow `include`s (cycles and missing files are
 //!   diagnostics), giving a [`Program`];
-//! - [`check`]: every front-end check on a program;
+//! - [`check()`]: every front-end check on a program;
 //! - [`diagram::analyse`]: a diagram + legend -> a [`diagram::Grid`] of allowed states per offset;
 //! - [`fmt::format`]: canonical source text;
 //! - [`render_human`] / [`render_json`]: diagnostics as human text (miette) or JSON lines;

@@ -233,7 +233,7 @@ impl<'a> Walker<'a> {
     }
 
     /// The small mode: validate the blob once and build a jump table beside it (where each
-    /// subtree of [`JUMP_MIN`](jumps::JUMP_MIN) bytes or more that has a next sibling ends);
+    /// subtree of `JUMP_MIN` (6) bytes or more that has a next sibling ends);
     /// steps scan their sibling list, hopping over large subtrees with one probe. A fraction
     /// of the blob's size beside it, against [`Walker::new`]'s 10-30x; lookups cost a few
     /// times more (see docs/joseki.md, Walker memory).
