@@ -269,8 +269,6 @@ pub fn random_pattern(rng: &mut Rng, id: u32, r: i16, with_tests: bool) -> Patte
     }
 }
 
-/// A sample image exercising every section: packed and general classes, globs, every test
-/// opcode, sequences, a lens with a decision tree, a joseki blob and debug info.
 /// A random glob: a small header (no result, at most 2 cells) over 1-4 random members, with a
 /// nested glob among them 30 % of the time. Pattern ids are taken from `next_id`.
 pub fn random_glob(rng: &mut Rng, next_id: &mut u32, r: i16) -> ClassNode {
@@ -298,6 +296,43 @@ pub fn random_glob(rng: &mut Rng, next_id: &mut u32, r: i16) -> ClassNode {
     ClassNode::Glob { header, members }
 }
 
+/// A random class of `n` nodes (globs 8 % of the time) over fields of radius `r`; each pattern
+/// keeps `2 + below(cell_range)` cells, so there are enough matches per board to exercise
+/// results, rejects and modes. Pattern ids are taken from `next_id`.
+pub fn random_class(
+    rng: &mut Rng,
+    name: &str,
+    n: usize,
+    r: i16,
+    next_id: &mut u32,
+    cell_range: u64,
+) -> ClassSpec {
+    let mut nodes = Vec::new();
+    while nodes.len() < n {
+        if rng.chance(0.08) {
+            nodes.push(random_glob(rng, next_id, r));
+        } else {
+            let mut p = random_pattern(rng, *next_id, r, true);
+            p.cells.truncate(2 + rng.below(cell_range) as usize);
+            nodes.push(ClassNode::Pattern(p));
+            *next_id += 1;
+        }
+    }
+    let size = (2 * r + 1) as u8;
+    ClassSpec {
+        name: name.into(),
+        mode: [Mode::All, Mode::Best, Mode::First][rng.below(3) as usize],
+        focus: [E, F, X, F | X | E, F | E][rng.below(5) as usize],
+        width: size,
+        height: size,
+        orient: OrientPolicy::All,
+        default_value: rng.chance(0.3).then_some(-1),
+        nodes,
+    }
+}
+
+/// A sample image exercising every section: packed and general classes, globs, every test
+/// opcode, sequences, a lens with a decision tree, a joseki blob and debug info.
 pub fn sample_spec(strip: bool) -> RomSpec {
     use TestExpr as T;
     use lens_vm::spec::Colour;

@@ -100,6 +100,6 @@ pub mod spec;
 pub use board::{BoardView, Colour, Point};
 pub use matching::{
     CallScratch, FocusScratch, Hit, HitBuf, Host, HostArg, Match, MatchBuf, MatchResult, NoHost,
-    Orientations, Query, Scratch,
+    Orientations, OutBuf, Query, Scratch,
 };
 pub use rom::{AlignedRom, ClassId, ClassInfo, LensId, LoadError, LoadErrorKind, Rom};

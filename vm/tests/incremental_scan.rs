@@ -13,33 +13,8 @@ use incremental_support::{Did, Rng as StepRng, random_step};
 use lens_test_support::fixtures::*;
 use lens_vm::board::Board;
 use lens_vm::incremental::{IncrementalScan, MatchId};
-use lens_vm::spec::{ClassNode, ClassSpec, Mode, OrientPolicy, RomSpec};
+use lens_vm::spec::{ClassSpec, RomSpec};
 use lens_vm::*;
-
-fn random_class(rng: &mut Rng, name: &str, n: usize, r: i16, next_id: &mut u32) -> ClassSpec {
-    let mut nodes = Vec::new();
-    while nodes.len() < n {
-        if rng.chance(0.08) {
-            nodes.push(random_glob(rng, next_id, r));
-        } else {
-            let mut p = random_pattern(rng, *next_id, r, true);
-            p.cells.truncate(2 + rng.below(4) as usize);
-            nodes.push(ClassNode::Pattern(p));
-            *next_id += 1;
-        }
-    }
-    let size = (2 * r + 1) as u8;
-    ClassSpec {
-        name: name.into(),
-        mode: [Mode::All, Mode::Best, Mode::First][rng.below(3) as usize],
-        focus: [E, F, X, F | X | E, F | E][rng.below(5) as usize],
-        width: size,
-        height: size,
-        orient: OrientPolicy::All,
-        default_value: rng.chance(0.3).then_some(-1),
-        nodes,
-    }
-}
 
 #[test]
 fn incremental_sets_equal_full_scans_on_random_games() {
@@ -49,7 +24,7 @@ fn incremental_sets_equal_full_scans_on_random_games() {
     let classes: Vec<ClassSpec> = [(1i16, 30usize), (2, 40), (3, 40), (4, 20), (8, 10)]
         .iter()
         .enumerate()
-        .map(|(i, &(r, n))| random_class(&mut rng, &format!("c{i}"), n, r, &mut next_id))
+        .map(|(i, &(r, n))| random_class(&mut rng, &format!("c{i}"), n, r, &mut next_id, 4))
         .collect();
     let spec = RomSpec {
         toolchain: "incremental".into(),
@@ -159,8 +134,8 @@ fn updates_do_not_allocate() {
     let mut next_id = 0;
     let spec = RomSpec {
         classes: vec![
-            random_class(&mut rng, "packed", 40, 2, &mut next_id),
-            random_class(&mut rng, "general", 20, 5, &mut next_id),
+            random_class(&mut rng, "packed", 40, 2, &mut next_id, 4),
+            random_class(&mut rng, "general", 20, 5, &mut next_id, 4),
         ],
         ..RomSpec::default()
     };

@@ -7,34 +7,8 @@
 
 use lens_test_support::fixtures::*;
 use lens_vm::matching::simd::{self, Simd};
-use lens_vm::spec::{ClassNode, ClassSpec, Mode, OrientPolicy, RomSpec};
+use lens_vm::spec::{ClassNode, ClassSpec, Mode, RomSpec};
 use lens_vm::*;
-
-fn random_class(rng: &mut Rng, name: &str, n: usize, r: i16, next_id: &mut u32) -> ClassSpec {
-    let mut nodes = Vec::new();
-    while nodes.len() < n {
-        if rng.chance(0.08) {
-            nodes.push(random_glob(rng, next_id, r));
-        } else {
-            let mut p = random_pattern(rng, *next_id, r, true);
-            // Few cells: enough matches per board to exercise results, rejects and modes.
-            p.cells.truncate(2 + rng.below(3) as usize);
-            nodes.push(ClassNode::Pattern(p));
-            *next_id += 1;
-        }
-    }
-    let size = (2 * r + 1) as u8;
-    ClassSpec {
-        name: name.into(),
-        mode: [Mode::All, Mode::Best, Mode::First][rng.below(3) as usize],
-        focus: [E, F, X, F | X | E, F | E][rng.below(5) as usize],
-        width: size,
-        height: size,
-        orient: OrientPolicy::All,
-        default_value: rng.chance(0.3).then_some(-1),
-        nodes,
-    }
-}
 
 fn image(rng: &mut Rng) -> Vec<u8> {
     rom::write(&spec(rng))
@@ -65,7 +39,7 @@ fn spec(rng: &mut Rng) -> RomSpec {
     ]
     .iter()
     .enumerate()
-    .map(|(i, &(r, n))| random_class(rng, &format!("c{i}"), n, r, &mut next_id))
+    .map(|(i, &(r, n))| random_class(rng, &format!("c{i}"), n, r, &mut next_id, 3))
     .collect();
     // A class matching everywhere in 8 orientations, 96 times over: more geometric hits than
     // the board-parallel scratch holds (16384) on a board, even on one row of 25 (the scan

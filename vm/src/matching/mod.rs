@@ -197,49 +197,54 @@ impl Match {
     };
 }
 
-/// Caller-owned output buffer: `MatchBuf::new(&mut [Match::EMPTY; 64])`. When full, further
-/// matches are counted in [`MatchBuf::dropped`] instead of stored.
+/// Caller-owned output buffer over slots of `T` ([`MatchBuf`] for full matches, [`HitBuf`] for
+/// compact hits). When full, further outputs are counted in [`OutBuf::dropped`] instead of
+/// stored.
 #[derive(Debug)]
-pub struct MatchBuf<'b> {
-    slots: &'b mut [Match],
+pub struct OutBuf<'b, T> {
+    slots: &'b mut [T],
     len: usize,
     dropped: usize,
 }
 
-impl<'b> MatchBuf<'b> {
+/// Caller-owned buffer of matches: `MatchBuf::new(&mut [Match::EMPTY; 64])`.
+pub type MatchBuf<'b> = OutBuf<'b, Match>;
+
+impl<'b, T> OutBuf<'b, T> {
     /// An empty buffer writing into `slots` (its capacity).
-    pub fn new(slots: &'b mut [Match]) -> Self {
-        MatchBuf {
+    pub fn new(slots: &'b mut [T]) -> Self {
+        OutBuf {
             slots,
             len: 0,
             dropped: 0,
         }
     }
-    /// The matches stored so far, in the order found.
-    pub fn as_slice(&self) -> &[Match] {
+    /// The outputs stored so far, in the order found.
+    pub fn as_slice(&self) -> &[T] {
         &self.slots[..self.len]
     }
-    /// Number of matches stored.
+    /// Number of outputs stored.
     pub fn len(&self) -> usize {
         self.len
     }
-    /// Whether no match is stored.
+    /// Whether nothing is stored.
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
-    /// Matches that did not fit since the last [`MatchBuf::clear`].
+    /// Outputs that did not fit since the last [`OutBuf::clear`].
     pub fn dropped(&self) -> usize {
         self.dropped
     }
-    /// Forgets every match and the dropped count (the slots are reused).
+    /// Forgets every output and the dropped count (the slots are reused).
     pub fn clear(&mut self) {
         self.len = 0;
         self.dropped = 0;
     }
+    /// Stores `t`, or counts it as dropped when full.
     #[inline]
-    fn push(&mut self, m: Match) -> bool {
+    fn push(&mut self, t: T) -> bool {
         if self.len < self.slots.len() {
-            self.slots[self.len] = m;
+            self.slots[self.len] = t;
             self.len += 1;
             true
         } else {
@@ -247,6 +252,9 @@ impl<'b> MatchBuf<'b> {
             false
         }
     }
+}
+
+impl MatchBuf<'_> {
     fn rejected_since(&self, start: usize, x: i32, y: i32) -> bool {
         self.slots[start.min(self.len)..self.len]
             .iter()

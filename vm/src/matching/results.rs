@@ -6,7 +6,7 @@
 //! Both receive the same matches in the same order: the class program decides (tests, globs,
 //! rejects, modes) before it writes.
 
-use super::{DEFAULT_PATTERN, Match, MatchBuf, MatchResult, map_result};
+use super::{DEFAULT_PATTERN, Match, MatchBuf, MatchResult, OutBuf, map_result};
 use crate::geometry::Orientation;
 use crate::rom::{ClassId, Rom};
 
@@ -80,46 +80,8 @@ impl Hit {
     }
 }
 
-/// Caller-owned buffer of compact hits: `HitBuf::new(&mut [Hit::EMPTY; 256])`. When full,
-/// further hits are counted in [`HitBuf::dropped`] instead of stored.
-#[derive(Debug)]
-pub struct HitBuf<'b> {
-    slots: &'b mut [Hit],
-    len: usize,
-    dropped: usize,
-}
-
-impl<'b> HitBuf<'b> {
-    /// A buffer writing into `slots`.
-    pub fn new(slots: &'b mut [Hit]) -> Self {
-        HitBuf {
-            slots,
-            len: 0,
-            dropped: 0,
-        }
-    }
-    /// The hits stored so far.
-    pub fn as_slice(&self) -> &[Hit] {
-        &self.slots[..self.len]
-    }
-    /// Hits stored.
-    pub fn len(&self) -> usize {
-        self.len
-    }
-    /// Whether no hit is stored.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-    /// Hits that did not fit since the last [`HitBuf::clear`].
-    pub fn dropped(&self) -> usize {
-        self.dropped
-    }
-    /// Forgets the stored hits (the slots are reused).
-    pub fn clear(&mut self) {
-        self.len = 0;
-        self.dropped = 0;
-    }
-}
+/// Caller-owned buffer of compact hits: `HitBuf::new(&mut [Hit::EMPTY; 256])`.
+pub type HitBuf<'b> = OutBuf<'b, Hit>;
 
 /// An output of the class program (see the module docs).
 pub(crate) trait Sink {
@@ -153,17 +115,12 @@ impl Sink for HitBuf<'_> {
     }
     #[inline(always)]
     fn put(&mut self, m: &Match, p: u32) {
-        if self.len < self.slots.len() {
-            self.slots[self.len] = Hit {
-                x: m.focus.0 as u8,
-                y: m.focus.1 as u8,
-                orientation: m.orientation,
-                pattern: p,
-            };
-            self.len += 1;
-        } else {
-            self.dropped += 1;
-        }
+        self.push(Hit {
+            x: m.focus.0 as u8,
+            y: m.focus.1 as u8,
+            orientation: m.orientation,
+            pattern: p,
+        });
     }
     fn rejected_since(&self, rom: &Rom<'_>, start: usize, x: i32, y: i32) -> bool {
         self.slots[start.min(self.len)..self.len].iter().any(|h| {
