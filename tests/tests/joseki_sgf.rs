@@ -310,6 +310,33 @@ fn skewed_book(seed: u64) -> Tree {
     lens_joseki::parse_text(&format!("( {} )", lines.join(" | "))).unwrap()
 }
 
+/// The compatibility promise for joseki blobs, as `rom_compat.rs` keeps it for ROM images: a
+/// committed Compact version 4 blob (the encoder's output for `skewed_book`; rewritten only with
+/// `LENS_BLESS_JOSEKI` set, when the version is bumped) keeps decoding to the same book, and
+/// today's writer still writes those bytes.
+#[test]
+fn committed_compact_version_4_blob_still_decodes_and_is_written_the_same() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("data")
+        .join("joseki-compact-v4-sample.bin");
+    let t = skewed_book(0x4a0e_5eed_0000_0004);
+    if std::env::var_os("LENS_BLESS_JOSEKI").is_some() {
+        std::fs::write(&path, encode(&t, Encoding::Compact)).unwrap();
+    }
+    let bytes = std::fs::read(&path).expect("tests/data/joseki-compact-v4-sample.bin is committed");
+    assert_eq!(bytes[2], 4, "the sample is a Compact version 4 blob");
+    assert_eq!(
+        decode(&bytes).unwrap(),
+        t,
+        "a version 4 blob must keep decoding"
+    );
+    assert_eq!(
+        encode(&t, Encoding::Compact),
+        bytes,
+        "the Compact writer changed: bump the blob version and commit a sample of the new one"
+    );
+}
+
 #[test]
 fn compact_version_4_and_version_3_blobs_decode_and_walk_alike() {
     use lens_joseki::codec::encode_compact_with_skip;
