@@ -235,10 +235,9 @@ fn dictionary(moves: &[GameMove], game: u64) -> Vec<Vec<Item>> {
                 && line.last().is_some_and(|l| l.0 != black)
             {
                 line.push((black, Some(p)));
-                if let Some(&(b2, Some(q))) = moves[f + 1..]
-                    .iter()
-                    .find(|m| m.1.is_some_and(|q| inside(q) && !line.iter().any(|l| l.1 == Some(q))))
-                    && b2 != black
+                if let Some(&(b2, Some(q))) = moves[f + 1..].iter().find(|m| {
+                    m.1.is_some_and(|q| inside(q) && !line.iter().any(|l| l.1 == Some(q)))
+                }) && b2 != black
                 {
                     line.push((b2, Some(q)));
                 }

@@ -347,8 +347,15 @@ fn committed_packed_version_2_blob_still_decodes() {
     let t = skewed_book(0x4a0e_5eed_0000_0002);
     let bytes = std::fs::read(&path).expect("tests/data/joseki-packed-v2-sample.bin is committed");
     assert_eq!((bytes[2], bytes[3]), (2, 2), "a Packed version 2 blob");
-    assert_eq!(decode(&bytes).unwrap(), t, "a version 2 blob must keep decoding");
-    assert_eq!(lens_joseki::codec::encoding_of(&bytes), Ok(Encoding::Packed));
+    assert_eq!(
+        decode(&bytes).unwrap(),
+        t,
+        "a version 2 blob must keep decoding"
+    );
+    assert_eq!(
+        lens_joseki::codec::encoding_of(&bytes),
+        Ok(Encoding::Packed)
+    );
 }
 
 #[test]
