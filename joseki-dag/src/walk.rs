@@ -236,9 +236,10 @@ impl<'a> Walker<'a> {
         let mut w = Walker::in_place(bytes)?;
         // The jump table stays: listings hop over subtrees with it, and the build uses it.
         let jumps = jumps::Jumps::build(&w.l);
-        let table = table::Transitions::build(&w.l, &jumps, 0);
+        let (table, lists) = table::Transitions::build(&w.l, &jumps, 0);
         w.jumps = Some(jumps);
-        w.listings = Some(listing::Listings::build(&w, &table.list_names(), 1));
+        let names: Vec<u32> = lists.iter().map(|l| l.0).collect();
+        w.listings = Some(listing::Listings::build(&w, &names, 1));
         w.table = Some(table);
         w.root_setups = Some(w.root_setups());
         Ok(w)
@@ -254,12 +255,15 @@ impl<'a> Walker<'a> {
         let jumps = jumps::Jumps::build(&w.l);
         // The long lists (the first moves, big branch points) are decoded: steps and answers
         // read them there, not in the blob. The table holds the setup marks only.
-        let all = table::Transitions::build(&w.l, &jumps, 0);
+        let (table, lists) = table::Transitions::build(&w.l, &jumps, usize::MAX);
         w.jumps = Some(jumps);
-        w.listings = Some(listing::Listings::build(&w, &all.list_names(), LONG_LIST));
-        drop(all);
-        let jumps = w.jumps.as_ref().expect("set above");
-        w.table = Some(table::Transitions::build(&w.l, jumps, usize::MAX));
+        let names: Vec<u32> = lists
+            .iter()
+            .filter(|l| l.1 >= LONG_LIST)
+            .map(|l| l.0)
+            .collect();
+        w.listings = Some(listing::Listings::build(&w, &names, LONG_LIST));
+        w.table = Some(table);
         w.root_setups = Some(w.root_setups());
         Ok(w)
     }

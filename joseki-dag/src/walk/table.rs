@@ -58,7 +58,14 @@ impl Transitions {
     /// Every move entry of every list reachable from the root (below setup edges too), and a
     /// mark on each list that holds setup edges. The blob was validated.
     /// `min_len`: hold the moves of lists of at least this many moves only (0 or 1: all).
-    pub(crate) fn build(l: &Layout<'_>, jumps: &Jumps, min_len: usize) -> Transitions {
+    /// Returns the table and every list visited (ascending names, with their move counts),
+    /// for the decoded lists (`walk/listing.rs`).
+    pub(crate) fn build(
+        l: &Layout<'_>,
+        jumps: &Jumps,
+        min_len: usize,
+    ) -> (Transitions, Vec<(u32, usize)>) {
+        let mut names = Vec::new();
         let n = l.limit();
         let mut moves: Vec<(u64, u32)> = Vec::new();
         let mut visited = vec![false; n];
@@ -111,6 +118,7 @@ impl Transitions {
                     },
                 };
             }
+            names.push((lk, own.len()));
             if own.len() >= min_len {
                 lists += 1;
                 moves.append(&mut own);
@@ -146,13 +154,16 @@ impl Transitions {
                 i = (i + 1) & (cap - 1);
             }
         }
-        Transitions {
+        names.sort_unstable();
+        names.dedup();
+        let t = Transitions {
             slots,
             shift,
             lists,
             entries,
             partial: min_len > 1,
-        }
+        };
+        (t, names)
     }
 
     /// Only long lists are held (the small mode's index).
@@ -236,19 +247,6 @@ impl Transitions {
     /// The blob offset of the `k`-th setup entry of the list.
     pub(crate) fn setup_at(&self, list: u32, k: usize) -> Option<u32> {
         self.get_key((list as u64) << 32 | SETUP_MARK | (1 + k as u64))
-    }
-
-    /// Every list with a key in the table (moves or setup marks), in ascending order.
-    pub(crate) fn list_names(&self) -> Vec<u32> {
-        let mut v: Vec<u32> = self
-            .slots
-            .iter()
-            .filter(|s| s.key != EMPTY)
-            .map(|s| (s.key >> 32) as u32)
-            .collect();
-        v.sort_unstable();
-        v.dedup();
-        v
     }
 
     /// Lists and move entries held.
