@@ -445,8 +445,6 @@ impl Index {
         self.grid[(dy + self.span) as usize * self.side + (dx + self.span) as usize]
     }
 
-    /// Calls `f` with every member of `b` that the 3x3 states `st` allow.
-    #[inline(always)]
     /// Calls `f` with every member of `b` that the 3x3 states `st` allow and whose window
     /// masks `win` accepts.
     #[inline(always)]
