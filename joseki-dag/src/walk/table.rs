@@ -155,12 +155,6 @@ impl Transitions {
         }
     }
 
-    /// The table holds the moves of `list` (always, unless it is partial).
-    #[inline(always)]
-    pub(crate) fn holds(&self, list: u32) -> bool {
-        !self.partial || self.get_key((list as u64) << 32 | INDEXED_MARK).is_some()
-    }
-
     /// Only long lists are held (the small mode's index).
     pub(crate) fn partial(&self) -> bool {
         self.partial
@@ -242,6 +236,19 @@ impl Transitions {
     /// The blob offset of the `k`-th setup entry of the list.
     pub(crate) fn setup_at(&self, list: u32, k: usize) -> Option<u32> {
         self.get_key((list as u64) << 32 | SETUP_MARK | (1 + k as u64))
+    }
+
+    /// Every list with a key in the table (moves or setup marks), in ascending order.
+    pub(crate) fn list_names(&self) -> Vec<u32> {
+        let mut v: Vec<u32> = self
+            .slots
+            .iter()
+            .filter(|s| s.key != EMPTY)
+            .map(|s| (s.key >> 32) as u32)
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
     }
 
     /// Lists and move entries held.
