@@ -692,7 +692,6 @@ impl<const N: usize> super::simd::Kernel for Collect<'_, '_, '_, N> {
                         <= compact::MAX_FOCI =>
                 {
                     compact::collect(
-                        p,
                         ck,
                         qfilter(self.q),
                         self.q.perspective,

@@ -185,7 +185,7 @@ impl ScanPlan {
         b.node(items, 0);
         // Key ids become the keys themselves.
         let plan_keys: Vec<Key> = b.keys.iter().map(|&k| keys[k as usize]).collect();
-        let compact = CompactKeys::new(&plan_keys, &b.nodes);
+        let compact = CompactKeys::new(&plan_keys, &b.nodes, &b.entries);
         Some(ScanPlan {
             class,
             fingerprint: fingerprint(rom, first, count),
