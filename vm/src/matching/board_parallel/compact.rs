@@ -61,7 +61,7 @@ const PLANE: u16 = (1 << PLANE_BITS) - 1;
 /// Plane `id` of a key seen from White (`white` 1) or Black (0): friend and foe swapped.
 #[inline(always)]
 fn for_white(id: u16, white: u16) -> usize {
-    (id ^ ((id ^ id >> 1) & white) * 3) as usize
+    (id ^ (((id ^ (id >> 1)) & white) * 3)) as usize
 }
 
 impl CompactKeys {
@@ -132,8 +132,9 @@ struct Slot {
     point: [u16; MAX_FOCI],
     /// Offsets whose planes are built.
     built: [u64; OFFS.div_ceil(64)],
-    /// Per offset, the planes of the 16 allowed-state sets (absolute colours).
-    planes: [[u64; W]; OFFS * 16],
+    /// Per offset, the planes of the 16 allowed-state sets (absolute colours), `words` =
+    /// `n.div_ceil(64)` words each: plane `id` at `id * words` (one-word sets stay dense).
+    planes: [u64; OFFS * 16 * W],
 }
 
 impl Slot {
@@ -145,7 +146,7 @@ impl Slot {
             pad: [0; MAX_FOCI],
             point: [0; MAX_FOCI],
             built: [0; OFFS.div_ceil(64)],
-            planes: [[0; W]; OFFS * 16],
+            planes: [0; OFFS * 16 * W],
         }
     }
 }
@@ -274,10 +275,12 @@ fn build_offset(sl: &mut Slot, codes: &[u8; (PS * PS) as usize], off: usize) {
             low & b1 & b0,
         ];
         // Set `a`: set `a` without its lowest state, or that state's one-hot set.
-        let planes = &mut sl.planes[off << 4..(off << 4) + 16];
-        planes[0][w] = 0;
+        let words = n.div_ceil(64);
+        let planes = &mut sl.planes[(off << 4) * words..((off << 4) + 16) * words];
+        planes[w] = 0;
         for a in 1..16usize {
-            planes[a][w] = planes[a & (a - 1)][w] | h[a.trailing_zeros() as usize];
+            planes[a * words + w] =
+                planes[(a & (a - 1)) * words + w] | h[a.trailing_zeros() as usize];
         }
     }
     sl.built[off >> 6] |= 1 << (off & 63);
@@ -332,7 +335,7 @@ impl<const K: usize> Walk<'_, K> {
             build_offset(self.sl, self.codes, off);
         }
         let mut p = [0u64; K];
-        p.copy_from_slice(&self.sl.planes[id][..K]);
+        p.copy_from_slice(&self.sl.planes[id * K..id * K + K]);
         p
     }
 
