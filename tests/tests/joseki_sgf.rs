@@ -337,6 +337,27 @@ fn committed_compact_version_4_blob_still_decodes_and_is_written_the_same() {
     );
 }
 
+/// Packed blobs of the older model keep decoding: `joseki-packed-v2-sample.bin` is the version
+/// 2 writer's output for `skewed_book` (written by the last version 2 encoder, before version 3).
+#[test]
+fn committed_packed_version_2_blob_still_decodes() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("data")
+        .join("joseki-packed-v2-sample.bin");
+    let t = skewed_book(0x4a0e_5eed_0000_0002);
+    let bytes = std::fs::read(&path).expect("tests/data/joseki-packed-v2-sample.bin is committed");
+    assert_eq!((bytes[2], bytes[3]), (2, 2), "a Packed version 2 blob");
+    assert_eq!(
+        decode(&bytes).unwrap(),
+        t,
+        "a version 2 blob must keep decoding"
+    );
+    assert_eq!(
+        lens_joseki::codec::encoding_of(&bytes),
+        Ok(Encoding::Packed)
+    );
+}
+
 #[test]
 fn compact_version_4_and_version_3_blobs_decode_and_walk_alike() {
     use lens_joseki::codec::encode_compact_with_skip;

@@ -54,11 +54,21 @@ fn match_scan_and_lens_calls_do_not_allocate() {
                 .collect()
         })
         .collect();
+    // Likewise the per-entry facts of compact hits.
+    let facts: Vec<Vec<matching::HitPlan>> = roms
+        .iter()
+        .map(|rom| {
+            (0..rom.class_count())
+                .map(|c| matching::HitPlan::new(rom, ClassId(c as u32)).unwrap())
+                .collect()
+        })
+        .collect();
+    let mut hit_slots = vec![matching::Hit::EMPTY; 4096];
     ARMED.with(|a| a.set(true));
     let mut produced = 0;
-    for (rom, plans) in roms.iter().zip(&plans) {
+    for ((rom, plans), facts) in roms.iter().zip(&plans).zip(&facts) {
         for b in &boards {
-            for (c, plan) in plans.iter().enumerate() {
+            for (c, (plan, facts)) in plans.iter().zip(facts).enumerate() {
                 for persp in [Colour::Black, Colour::White] {
                     let q = Query {
                         class: ClassId(c as u32),
@@ -71,6 +81,9 @@ fn match_scan_and_lens_calls_do_not_allocate() {
                     produced += plan.scan(rom, b, &NoHost, &q, &mut scratch, &mut out);
                     let mut out = MatchBuf::new(&mut slots);
                     produced += rom.match_at(b, &NoHost, &q, 2, 2, &mut scratch, &mut out);
+                    let mut out = matching::HitBuf::new(&mut hit_slots);
+                    produced +=
+                        facts.match_hits_at(rom, b, &NoHost, &q, 2, 2, &mut scratch, &mut out);
                     let mut out = MatchBuf::new(&mut slots);
                     produced +=
                         reference::match_at(rom, b, &NoHost, &q, 1, 1, &mut scratch, &mut out);

@@ -5,6 +5,7 @@
 //! the machine supports (`matching::simd`, forced one by one).
 
 use lens_test_support::fixtures::*;
+use lens_vm::matching::HitPlan;
 use lens_vm::matching::simd::{self, Simd};
 use lens_vm::spec::{ClassNode, ClassSpec, Mode, OrientPolicy, RomSpec};
 use lens_vm::*;
@@ -98,16 +99,33 @@ fn kernel_agrees_with_reference() {
         .collect();
     assert!(!rom.has_sliced() && sliced.iter().all(|r| r.has_sliced()));
     // Every instruction-set path this machine has (sliced ORs, view cut), forced one by one.
+    // Per-entry facts (`HitPlan`) of every class of the sliced images.
+    let facts: Vec<Vec<HitPlan>> = sliced
+        .iter()
+        .map(|r| {
+            (0..r.class_count())
+                .map(|c| HitPlan::new(r, ClassId(c as u32)).unwrap())
+                .collect()
+        })
+        .collect();
     let paths: Vec<Simd> = Simd::supported().collect();
     for &path in &paths {
         simd::force(Some(path)).unwrap();
-        agree(&mut rng, &rom, &sliced, &variants, path);
+        agree(&mut rng, &rom, &sliced, &facts, &variants, path);
     }
     simd::force(None).unwrap();
     println!("paths: {paths:?}");
 }
 
-fn agree(rng: &mut Rng, rom: &Rom<'_>, sliced: &[Rom<'_>], variants: &[usize], path: Simd) {
+fn agree(
+    rng: &mut Rng,
+    rom: &Rom<'_>,
+    sliced: &[Rom<'_>],
+    facts: &[Vec<HitPlan>],
+    variants: &[usize],
+    path: Simd,
+) {
+    let mut hit_slots = [Hit::EMPTY; 512];
     let rng = &mut *rng;
     let mut cases = 0usize;
     let mut matches = 0usize;
@@ -186,6 +204,16 @@ fn agree(rng: &mut Rng, rom: &Rom<'_>, sliced: &[Rom<'_>], variants: &[usize], p
                 (nb, b.as_slice()),
                 "sliced kernel (or expanded compact image {}) differs: class {c} at ({x},{y}) {q:?}",
                 calls % 3
+            );
+            // Compact hits through the per-entry facts, resolved: the same matches.
+            let mut h = HitBuf::new(&mut hit_slots);
+            let f = &facts[calls % 3][c];
+            let nh = f.match_hits_at(s, &board, &NoHost, &q, x, y, &mut scratch, &mut h);
+            let resolved: Vec<Match> = h.as_slice().iter().map(|h| h.resolve(s, q.class)).collect();
+            assert_eq!(
+                (nh, &resolved[..]),
+                (nb, b.as_slice()),
+                "HitPlan differs: class {c} at ({x},{y}) {q:?}"
             );
             let mut sr = MatchBuf::new(&mut fast);
             let nsr = s.match_at(&rows_board, &NoHost, &q, x, y, &mut scratch, &mut sr);

@@ -86,7 +86,7 @@ fn check<B: BoardView>(
     board: &B,
     q: &Query,
     area: lens_vm::matching::Area,
-    plan: &lens_vm::matching::ScanPlan,
+    (plan, facts): (&lens_vm::matching::ScanPlan, &lens_vm::matching::HitPlan),
     scratch: &mut Scratch,
     bufs: &mut [Vec<Match>; 3],
 ) -> (usize, bool) {
@@ -166,6 +166,17 @@ fn check<B: BoardView>(
                 a.as_slice(),
                 "match_hits_at ({x}, {y}): {q:?}"
             );
+            // Through the per-entry facts (plain matches written without their records).
+            let mut h = lens_vm::matching::HitBuf::new(&mut hit_slots);
+            assert_eq!(
+                facts.match_hits_at(rom, board, &NoHost, q, x, y, scratch, &mut h),
+                n
+            );
+            assert_eq!(
+                resolved(&h),
+                a.as_slice(),
+                "HitPlan::match_hits_at ({x}, {y}): {q:?}"
+            );
         }
     }
     // The rescan of an area: the whole scan's matches at the foci inside it.
@@ -221,6 +232,13 @@ fn scans_equal_reference(bytes: Vec<u8>, tables: bool) {
     assert!(plans.iter().all(|p| p.fits(&rom)));
     // Packed classes (keys within 3 points) take the sets over the foci.
     assert!(plans.iter().any(|p| p.over_foci()));
+    let facts: Vec<_> = (0..rom.class_count())
+        .map(|c| lens_vm::matching::HitPlan::new(&rom, ClassId(c as u32)).unwrap())
+        .collect();
+    assert!(facts.iter().all(|f| f.fits(&rom)));
+    // Some entries are plain (the facts' shortcut is taken), not all (the records' path too).
+    let plain: usize = facts.iter().map(|f| f.plain_count()).sum();
+    assert!(plain > 0 && plain < rom.entry_count(), "{plain} plain");
     let mut matches = [0usize; 16];
     let mut declined = [0usize; 16];
     // The instruction-set paths (plane ANDs, sliced ORs, view cut) in rotation, a round each.
@@ -248,13 +266,21 @@ fn scans_equal_reference(bytes: Vec<u8>, tables: bool) {
                 let r = rng.below(5) as i32;
                 let area = lens_vm::matching::Area::around(x, y, r);
                 for (n, took) in [
-                    check(&rom, &board, &q, area, &plans[c], &mut scratch, &mut bufs),
+                    check(
+                        &rom,
+                        &board,
+                        &q,
+                        area,
+                        (&plans[c], &facts[c]),
+                        &mut scratch,
+                        &mut bufs,
+                    ),
                     check(
                         &rom,
                         &rows_board,
                         &q,
                         area,
-                        &plans[c],
+                        (&plans[c], &facts[c]),
                         &mut scratch,
                         &mut bufs,
                     ),
@@ -288,6 +314,9 @@ fn scan_plan_of_another_class_or_rom_falls_back() {
     assert!(plan.fits(&rom));
     assert!(!plan.fits(&other), "another layout is detected");
     assert!(lens_vm::matching::ScanPlan::new(&rom, ClassId(999)).is_none());
+    let facts = lens_vm::matching::HitPlan::new(&rom, ClassId(0)).unwrap();
+    assert!(facts.fits(&rom) && !facts.fits(&other));
+    assert!(lens_vm::matching::HitPlan::new(&rom, ClassId(999)).is_none());
     let board = to_board(&TestBoard::random(&mut rng, 19, 0.4));
     let mut scratch = Scratch::new();
     let (mut a, mut b) = (vec![Match::EMPTY; 1 << 15], vec![Match::EMPTY; 1 << 15]);
@@ -304,6 +333,24 @@ fn scan_plan_of_another_class_or_rom_falls_back() {
         assert_eq!(plan.scan(r, &board, &NoHost, &q, &mut scratch, &mut got), n);
         assert_eq!(got.as_slice(), want.as_slice(), "class {c}");
         seen += n;
+        // The per-entry facts of class 0 of `rom` likewise: another class or ROM takes the
+        // records' path.
+        let mut hs = vec![lens_vm::matching::Hit::EMPTY; 1 << 12];
+        for (x, y) in [(3, 3), (9, 9), (0, 18), (15, 4)] {
+            let mut want = MatchBuf::new(&mut a);
+            let n = reference::match_at(r, &board, &NoHost, &q, x, y, &mut scratch, &mut want);
+            let mut got = lens_vm::matching::HitBuf::new(&mut hs);
+            assert_eq!(
+                facts.match_hits_at(r, &board, &NoHost, &q, x, y, &mut scratch, &mut got),
+                n
+            );
+            let resolved: Vec<Match> = got
+                .as_slice()
+                .iter()
+                .map(|h| h.resolve(r, q.class))
+                .collect();
+            assert_eq!(resolved, want.as_slice(), "facts: class {c} at ({x}, {y})");
+        }
     }
     assert!(seen > 0);
 }

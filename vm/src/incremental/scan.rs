@@ -185,9 +185,13 @@ struct Index {
     first: u32,
     entries: usize,
     /// Per entry: its cells (`starts[e]..starts[e + 1]`), nearest the focus first; those
-    /// from `far[e]` on lie beyond the 3x3 square (the bucket filter covers the others).
+    /// from `far[e]` on lie beyond the 7x7 window that `win` covers.
     starts: Vec<u32>,
     far: Vec<u32>,
+    /// Per entry, per state (friend, foe, empty, off): the points of the 7x7 window around
+    /// the focus (bit [`win_bit`]) where a cell refuses that state; the entry holds in the
+    /// window when no state plane of the focus's [`View7`] meets its mask.
+    win: Vec<[u64; 4]>,
     cells: Vec<Cell>,
     /// Cells reach at most `span` from the focus (capped at the board's span); the offset
     /// `(dx, dy)` has slot `grid[(dy + span) * side + dx + span]` ([`NO_SLOT`]: no cell).
@@ -196,7 +200,16 @@ struct Index {
     grid: Vec<u16>,
     /// u64 words per bitmap over the slots.
     slot_words: usize,
-    /// Per slot, `buckets[slot * 9 + a * 3 + b]`: the entries with a cell there allowing
+    /// Offsets that some cell has.
+    slots: usize,
+    /// Per transition `t = a * 3 + b` and row `dy + span` of the offsets: bit `span - dx`
+    /// when the bucket of `(dx, dy)` is not empty (`gain_rows`), or when some entry refuses
+    /// `b` there (`break_rows`, per `b`), so an update visits only the foci where a change
+    /// can gain or break something (a row of foci is a shift away).
+    gain_rows: Vec<u64>,
+    break_rows: Vec<u64>,
+    /// Per slot, `buckets[(a * 3 + b) * slots + slot]` (one change reads one stretch): the
+    /// entries with a cell there allowing
     /// `b` but not `a` (those a change from `a` to `b` there can complete); the last
     /// [`ALL`] hold every entry (matching a focus from scratch).
     buckets: Vec<Bucket>,
@@ -233,9 +246,23 @@ impl Index {
             // Nearest cells first: they reject most candidates.
             let dist = |c: &Cell| cheb(c.dx as i32, c.dy as i32);
             cells[at..].sort_by_key(dist);
-            far.push((at + cells[at..].iter().take_while(|c| dist(c) <= 1).count()) as u32);
+            far.push((at + cells[at..].iter().take_while(|c| dist(c) <= WIN).count()) as u32);
         }
         starts.push(cells.len() as u32);
+        let win = (0..n)
+            .map(|r| {
+                let mut m = [0u64; 4];
+                for c in &cells[starts[r] as usize..far[r] as usize] {
+                    let bit = 1u64 << win_bit(c.dx as i32, c.dy as i32);
+                    for (s, m) in m.iter_mut().enumerate() {
+                        if c.allowed >> s & 1 == 0 {
+                            *m |= bit;
+                        }
+                    }
+                }
+                m
+            })
+            .collect();
         let side = 2 * span as usize + 1;
         let cell_at = |c: &Cell| {
             let (x, y) = (c.dx as i32, c.dy as i32);
@@ -300,11 +327,15 @@ impl Index {
             entries: n,
             starts,
             far,
+            win,
             cells,
             span,
             side,
             grid,
             slot_words: (slots as usize).div_ceil(64).max(1),
+            slots: slots as usize,
+            gain_rows: vec![0; 9 * side],
+            break_rows: vec![0; 3 * side],
             buckets: vec![Bucket::default(); slots as usize * 9 + ALL],
             members: Vec::with_capacity(keyed.len() + n),
             rows: Vec::new(),
@@ -330,8 +361,21 @@ impl Index {
                     (k.2, f)
                 })
                 .collect();
-            ix.buckets[slot as usize * 9 + t as usize] = ix.add_bucket(members);
+            ix.buckets[t as usize * slots as usize + slot as usize] = ix.add_bucket(members);
             i = j;
+        }
+        let mirrored = |dx: i8, dy: i8| ((dy as i32 + span) as usize, 1u64 << (span - dx as i32));
+        for &(_, t, _, dx, dy) in &keyed {
+            let (row, bit) = mirrored(dx, dy);
+            ix.gain_rows[t as usize * side + row] |= bit;
+        }
+        for c in ix.cells.iter().filter(|c| c.slot != NO_SLOT) {
+            let (row, bit) = mirrored(c.dx, c.dy);
+            for b in 0..3 {
+                if c.allowed >> b & 1 == 0 {
+                    ix.break_rows[b * side + row] |= bit;
+                }
+            }
         }
         // Matching a focus from scratch: every entry, split by the states it allows north
         // and south of the focus, filtered by its 3x3 square and the points two away.
@@ -423,14 +467,30 @@ impl Index {
         }
     }
 
-    /// Whether every cell of entry `r` beyond the 3x3 square holds at focus `(x, y)` (the
-    /// caller filtered the 3x3 square).
+    /// Whether every cell of entry `r` holds at focus `(x, y)`, whose window is `view`: the
+    /// 7x7 masks, then the cells beyond.
     #[inline]
-    fn holds_far(&self, snap: &Snapshot, r: usize, x: i32, y: i32) -> bool {
+    fn holds(&self, view: &View7, snap: &Snapshot, r: usize, x: i32, y: i32) -> bool {
+        let m = &self.win[r];
+        let p = &view.0;
+        if (p[0] & m[0]) | (p[1] & m[1]) | (p[2] & m[2]) | (p[3] & m[3]) != 0 {
+            return false;
+        }
         let cells = &self.cells[self.far[r] as usize..self.starts[r + 1] as usize];
         cells
             .iter()
             .all(|c| c.allowed >> state(snap, x + c.dx as i32, y + c.dy as i32) & 1 != 0)
+    }
+
+    /// Whether entry `r` has a cell at offset `(dx, dy)` (slot `slot`) refusing state `b`.
+    #[inline]
+    fn refuses(&self, r: usize, dx: i32, dy: i32, slot: u16, b: u8) -> bool {
+        if cheb(dx, dy) <= WIN {
+            return self.win[r][b as usize] >> win_bit(dx, dy) & 1 != 0;
+        }
+        self.cells[self.far[r] as usize..self.starts[r + 1] as usize]
+            .iter()
+            .any(|c| c.slot == slot && c.allowed >> b & 1 == 0)
     }
 
     /// Adds the slots where entry `r` refuses each state to a point's break bitmaps (which
@@ -459,6 +519,40 @@ impl Index {
 #[inline(always)]
 fn cheb(x: i32, y: i32) -> i32 {
     x.abs().max(y.abs())
+}
+
+/// Half the side of the window that entry masks cover (7x7: 49 bits of a u64).
+const WIN: i32 = 3;
+
+/// Bit of offset `(dx, dy)` (|dx|, |dy| <= [`WIN`]) in a 7x7 window word.
+#[inline(always)]
+fn win_bit(dx: i32, dy: i32) -> u32 {
+    ((dy + WIN) * 7 + dx + WIN) as u32
+}
+
+/// The 7x7 window around a focus as four state planes (friend, foe, empty, off; bit
+/// [`win_bit`]), cut from the snapshot's stone rows.
+struct View7([u64; 4]);
+
+impl View7 {
+    #[inline]
+    fn cut(snap: &Snapshot, x: i32, y: i32) -> View7 {
+        let full = (1u64 << snap.size) - 1;
+        // Row bits x-3..=x+3 at 0..7 (shifted left first so that x-3 < 0 reads zeros).
+        let cut = |bits: u64| (bits << WIN >> x) & 0x7F;
+        let (mut f, mut o, mut on) = (0u64, 0u64, 0u64);
+        for k in 0..7 {
+            let yy = y - WIN + k;
+            if (yy as u32) < snap.size as u32 {
+                let sh = 7 * k as u32;
+                f |= cut(snap.rows[0][yy as usize] as u64) << sh;
+                o |= cut(snap.rows[1][yy as usize] as u64) << sh;
+                on |= cut(full) << sh;
+            }
+        }
+        let all = (1u64 << 49) - 1;
+        View7([f, o, on & !(f | o), all & !on])
+    }
 }
 
 /// State of a point in a perspective snapshot: 0 friend, 1 foe, 2 empty, 3 off.
@@ -510,6 +604,8 @@ pub struct IncrementalScan {
     /// Geometric hits per point (`words` u64 per point, [`point_index`]) and their count.
     hits: Vec<u64>,
     count: Vec<u32>,
+    /// The points whose `count` is not 0.
+    with_hits: PointSet,
     /// Per point and state `b`, `3 * slot_words` u64: the slots where one of the point's
     /// hits has a cell refusing `b` (a superset: only hits there can break).
     breaks: Vec<u64>,
@@ -557,6 +653,7 @@ impl IncrementalScan {
             valid: false,
             hits: vec![0; POINTS * words],
             count: vec![0; POINTS],
+            with_hits: PointSet::new(),
             breaks,
             capacity,
             matches: Vec::with_capacity(capacity),
@@ -609,6 +706,7 @@ impl IncrementalScan {
         let hits = &mut self.hits[p * self.words..(p + 1) * self.words];
         hits.fill(0);
         self.count[p] = 0;
+        self.with_hits.remove(x, y);
         let sw = ix.slot_words;
         let breaks = &mut self.breaks[p * 3 * sw..(p + 1) * 3 * sw];
         breaks.fill(0);
@@ -620,22 +718,34 @@ impl IncrementalScan {
         read_states(snap, x, y, 1, &mut st[..9]);
         read_states(snap, x, y, 2, &mut st[9..]);
         let all = ix.buckets[ix.buckets.len() - ALL + st[0] as usize * 4 + st[3] as usize];
+        let view = View7::cut(snap, x, y);
         ix.filter(all, &st, |r| {
             verified += 1;
-            if ix.holds_far(snap, r, x, y) {
+            if ix.holds(&view, snap, r, x, y) {
                 hits[r / 64] |= 1 << (r % 64);
                 ix.add_breaks(breaks, r);
                 n += 1;
             }
         });
         self.count[p] = n;
+        if n > 0 {
+            self.with_hits.insert(x, y);
+        }
         (ix.entries, verified)
     }
 
-    /// Drops the hits of point `p` whose cell at slot `slot` does not allow state `b`;
-    /// returns (hits dropped, hits looked at).
-    fn drop_hits(&mut self, p: usize, slot: u16, b: u8) -> (usize, usize) {
+    /// Drops the hits of point `p` whose cell at offset `(dx, dy)` (slot `slot`) does not
+    /// allow state `b`; returns (hits dropped, hits looked at).
+    fn drop_hits(
+        &mut self,
+        (x, y): (i32, i32),
+        dx: i32,
+        dy: i32,
+        slot: u16,
+        b: u8,
+    ) -> (usize, usize) {
         let ix = &*self.ix;
+        let p = point_index(x, y);
         let (mut dropped, mut seen) = (0, 0);
         for w in 0..self.words {
             let mut bits = self.hits[p * self.words + w];
@@ -643,14 +753,12 @@ impl IncrementalScan {
                 let k = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
                 seen += 1;
-                let r = w * 64 + k;
-                let cells = &ix.cells[ix.starts[r] as usize..ix.starts[r + 1] as usize];
-                if cells
-                    .iter()
-                    .any(|c| c.slot == slot && c.allowed >> b & 1 == 0)
-                {
+                if ix.refuses(w * 64 + k, dx, dy, slot, b) {
                     self.hits[p * self.words + w] &= !(1u64 << k);
                     self.count[p] -= 1;
+                    if self.count[p] == 0 {
+                        self.with_hits.remove(x, y);
+                    }
                     dropped += 1;
                 }
             }
@@ -686,6 +794,7 @@ impl IncrementalScan {
             self.dropped = 0;
             self.hits.fill(0);
             self.count.fill(0);
+            self.with_hits = PointSet::new();
             for y in 0..size {
                 for x in 0..size {
                     let (c, v) = self.compute_hits(&now, x, y);
@@ -731,8 +840,14 @@ impl IncrementalScan {
                 let mut st = [0u8; FILTERED];
                 read_states(&now, cx, cy, 1, &mut st[9..]);
                 let around = present(&st[9..]) as u32;
+                let side = self.ix.side;
+                // The offset masks' bit `span - dx` is focus `cx - dx`: a shift.
+                let at = |m: u64| ((m as u128) << cx >> span) as u32 & window;
                 for y in (cy - span).max(0)..=(cy + span).min(size - 1) {
-                    let mut row = focus_rows[y as usize] & window;
+                    let row = (cy - y + span) as usize;
+                    let gain = at(self.ix.gain_rows[t * side + row]);
+                    let brk = at(self.ix.break_rows[b as usize * side + row]);
+                    let mut row = focus_rows[y as usize] & (gain | (brk & self.with_hits.row(y)));
                     while row != 0 {
                         let x = row.trailing_zeros() as i32;
                         row &= row - 1;
@@ -743,16 +858,23 @@ impl IncrementalScan {
                         }
                         let p = point_index(x, y);
                         // Hits with a cell on the changed point that refuses its new state go.
-                        let brk = self.breaks[p * 3 * sw + b as usize * sw + slot as usize / 64];
-                        if brk >> (slot % 64) & 1 != 0 {
-                            let (lost, seen) = self.drop_hits(p, slot, b);
+                        if self.count[p] > 0
+                            && self.breaks[p * 3 * sw + b as usize * sw + slot as usize / 64]
+                                >> (slot % 64)
+                                & 1
+                                != 0
+                        {
+                            let (lost, seen) = self.drop_hits((x, y), dx, dy, slot, b);
                             u.checked += seen;
                             if lost > 0 {
                                 rematch.insert(x, y);
                             }
                         }
-                        let bucket = self.ix.buckets[slot as usize * 9 + t];
-                        if bucket.len == 0 || bucket.around & around != around {
+                        let bucket = self.ix.buckets[t * self.ix.slots + slot as usize];
+                        if bucket.len == 0 {
+                            continue;
+                        }
+                        if bucket.around & around != around {
                             continue;
                         }
                         read_states(&now, x, y, 1, &mut st[..9]);
@@ -766,9 +888,11 @@ impl IncrementalScan {
                         let words = self.words;
                         let breaks = &mut self.breaks[p * 3 * sw..(p + 1) * 3 * sw];
                         let mut gained = false;
+                        let mut view = None;
                         ix.filter(bucket, &st, |r| {
                             u.verified += 1;
-                            if ix.holds_far(&now, r, x, y) {
+                            let view = view.get_or_insert_with(|| View7::cut(&now, x, y));
+                            if ix.holds(view, &now, r, x, y) {
                                 let w = &mut hits[p * words + r / 64];
                                 let bit = 1u64 << (r % 64);
                                 if *w & bit == 0 {
@@ -780,6 +904,7 @@ impl IncrementalScan {
                             }
                         });
                         if gained {
+                            self.with_hits.insert(x, y);
                             rematch.insert(x, y);
                         }
                     }
@@ -798,10 +923,7 @@ impl IncrementalScan {
         let mut fresh = core::mem::take(&mut self.fresh);
         let mut out = MatchBuf::new(&mut fresh);
         let (hits, words, first) = (&self.hits, self.words, self.ix.first);
-        let (mut y0, mut y1) = (i32::MAX, i32::MIN);
         rematch.for_each(|x, y| {
-            y0 = y0.min(y);
-            y1 = y1.max(y + 1);
             u.rematched += 1;
             let p = point_index(x, y);
             if !self.ix.focus_ok(state(&self.snap, x, y)) {
@@ -826,7 +948,7 @@ impl IncrementalScan {
         self.fresh = fresh;
         self.dropped += lost;
         if u.rematched > 0 {
-            self.splice(&rematch, y0, y1, n);
+            self.splice(&rematch, n);
         }
         u
     }
@@ -847,9 +969,13 @@ impl IncrementalScan {
         let size = now.size as i32;
         let mut add = |x0: i32, y0: i32, x1: i32, y1: i32| {
             for y in y0.max(0)..(y1 + 1).min(size) {
-                for x in x0.max(0)..(x1 + 1).min(size) {
-                    if self.count[point_index(x, y)] > 0 {
-                        rematch.insert(x, y);
+                let (a, b) = (x0.max(0), (x1 + 1).min(size));
+                if a < b {
+                    let cols = (u64::MAX >> (64 - (b - a)) << a) as u32;
+                    let mut row = self.with_hits.row(y) & cols;
+                    while row != 0 {
+                        rematch.insert(row.trailing_zeros() as i32, y);
+                        row &= row - 1;
                     }
                 }
             }
@@ -887,65 +1013,57 @@ impl IncrementalScan {
         }
     }
 
-    /// Replaces the matches of the foci in `foci` (rows `y0..y1`) by the `n` fresh ones,
-    /// recording the difference.
-    fn splice(&mut self, foci: &PointSet, y0: i32, y1: i32, n: usize) {
+    /// Replaces the matches of the foci in `foci` by the `n` fresh ones (in focus order),
+    /// recording the difference: each focus's old run is found by binary search, the runs
+    /// between are copied as they are.
+    fn splice(&mut self, foci: &PointSet, n: usize) {
         let key = |m: &Match| (m.focus.1 as i64) << 32 | m.focus.0 as i64;
         let old = &self.matches;
-        // Matches of the rows above and below stay where they are; the rows between are
-        // merged into `spare`, then moved in.
-        let a = old.partition_point(|m| m.focus.1 < y0);
-        let b = old.partition_point(|m| m.focus.1 < y1);
         let fresh = &self.fresh[..n];
         self.spare.clear();
-        let room = self.capacity - a;
-        let mut lost = 0;
-        let mut keep = |v: &mut Vec<Match>, m: &Match| {
-            if v.len() < room {
-                v.push(*m);
-            } else {
-                lost += 1;
-            }
-        };
-        let (mut i, mut j) = (a, 0);
-        while i < b || j < n {
-            let k = match (old.get(i).filter(|_| i < b), fresh.get(j)) {
-                (Some(o), Some(f)) => key(o).min(key(f)),
-                (Some(o), None) => key(o),
-                (None, Some(f)) => key(f),
-                (None, None) => break,
+        // Matches before the first rematched focus stay where they are.
+        let (mut a, mut pos, mut j, mut lost) = (None, 0, 0, 0);
+        let (spare, appeared, vanished) = (&mut self.spare, &mut self.appeared, &mut self.vanished);
+        let capacity = self.capacity;
+        foci.for_each(|x, y| {
+            let k = (y as i64) << 32 | x as i64;
+            let i0 = pos + old[pos..].partition_point(|m| key(m) < k);
+            let i1 = i0 + old[i0..].partition_point(|m| key(m) == k);
+            let a0 = match a {
+                Some(a0) => a0,
+                None => {
+                    (a, pos) = (Some(i0), i0);
+                    i0
+                }
             };
-            let i0 = i;
-            while i < b && key(&old[i]) == k {
-                i += 1;
-            }
+            let room = capacity - a0;
+            let mut keep = |v: &mut Vec<Match>, ms: &[Match]| {
+                let t = ms.len().min(room - v.len());
+                v.extend_from_slice(&ms[..t]);
+                lost += ms.len() - t;
+            };
+            keep(spare, &old[pos..i0]);
             let j0 = j;
             while j < n && key(&fresh[j]) == k {
                 j += 1;
             }
-            let (was, is) = (&old[i0..i], &fresh[j0..j]);
-            if was
-                .first()
-                .is_some_and(|m| !foci.contains(m.focus.0, m.focus.1))
-            {
-                for m in was {
-                    keep(&mut self.spare, m);
-                }
-                continue;
-            }
+            let (was, is) = (&old[i0..i1], &fresh[j0..j]);
+            keep(spare, is);
             for m in is {
-                keep(&mut self.spare, m);
                 if !was.contains(m) {
-                    self.appeared.push(*m);
+                    appeared.push(*m);
                 }
             }
             for m in was {
                 if !is.contains(m) {
-                    self.vanished.push(*m);
+                    vanished.push(*m);
                 }
             }
-        }
-        let (len, mid) = (old.len(), self.spare.len());
+            pos = i1;
+        });
+        let Some(a) = a else { return };
+        let (len, b, mid) = (old.len(), pos, self.spare.len());
+        let room = self.capacity - a;
         let tail = (len - b).min(room - mid);
         lost += len - b - tail;
         let end = a + mid + tail;

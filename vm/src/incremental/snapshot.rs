@@ -117,6 +117,12 @@ impl PointSet {
         *r &= !b;
         had
     }
+    /// Row `y` as bits `x`.
+    #[inline]
+    #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
+    pub fn row(&self, y: i32) -> u32 {
+        self.0[y as usize]
+    }
     #[inline]
     pub fn contains(&self, x: i32, y: i32) -> bool {
         self.0[y as usize] >> x & 1 != 0

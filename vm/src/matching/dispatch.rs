@@ -28,7 +28,10 @@
 
 use super::board_parallel::{self, Area};
 use super::kernel::{Cells, Grid, Packed};
-use super::{CallScratch, Ctx, Host, Query, Scratch, Sink, focus_ok, run_class_with, view};
+use super::results::{Entries, FromRom};
+use super::{
+    CallScratch, Ctx, Host, Query, Scratch, Sink, focus_ok, run_class_from, run_class_with, view,
+};
 use crate::board::BoardView;
 use crate::rom::lut::ClassLut;
 use crate::rom::sliced::ClassSlices;
@@ -111,13 +114,48 @@ pub(crate) fn match_at<B: BoardView + ?Sized, H: Host + ?Sized, O: Sink + ?Sized
     };
     let kernel = FocusKernel::choose(rom, &class, board);
     let stack = &mut scratch.focus_scratch().active;
-    match_focus(rom, board, host, q, &class, kernel, x, y, stack, out)
+    match_focus(
+        rom, board, host, q, &class, kernel, x, y, &FromRom, stack, out,
+    )
 }
 
-/// The class program at one focus through `kernel` (nothing when the focus does not admit
-/// the class). Scans call it with a kernel chosen once for all their foci.
+/// [`match_at`] reading the class's entries from `src` (a [`super::HitPlan`]'s facts).
+#[cfg(feature = "alloc")]
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn match_focus<B: BoardView + ?Sized, H: Host + ?Sized, O: Sink + ?Sized>(
+pub(crate) fn match_at_from<
+    B: BoardView + ?Sized,
+    H: Host + ?Sized,
+    S: Entries + ?Sized,
+    O: Sink + ?Sized,
+>(
+    rom: &Rom<'_>,
+    board: &B,
+    host: &H,
+    q: &Query,
+    x: i32,
+    y: i32,
+    scratch: &mut impl CallScratch,
+    src: &S,
+    out: &mut O,
+) -> usize {
+    let Some(class) = rom.class(q.class) else {
+        return 0;
+    };
+    let kernel = FocusKernel::choose(rom, &class, board);
+    let stack = &mut scratch.focus_scratch().active;
+    match_focus(rom, board, host, q, &class, kernel, x, y, src, stack, out)
+}
+
+/// The class program at one focus through `kernel`, entries read from `src` (nothing when
+/// the focus does not admit the class). Scans call it with a kernel chosen once for all their
+/// foci.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn match_focus<
+    B: BoardView + ?Sized,
+    H: Host + ?Sized,
+    S: Entries + ?Sized,
+    O: Sink + ?Sized,
+>(
     rom: &Rom<'_>,
     board: &B,
     host: &H,
@@ -126,6 +164,7 @@ pub(crate) fn match_focus<B: BoardView + ?Sized, H: Host + ?Sized, O: Sink + ?Si
     kernel: FocusKernel<'_>,
     x: i32,
     y: i32,
+    src: &S,
     stack: &mut [u8; MAX_GLOB_DEPTH + 1],
     out: &mut O,
 ) -> usize {
@@ -145,20 +184,21 @@ pub(crate) fn match_focus<B: BoardView + ?Sized, H: Host + ?Sized, O: Sink + ?Si
     match kernel {
         FocusKernel::Lut(lut) => {
             let (fs, code) = crate::rom::lut::code(board, q.perspective, x, y);
-            match_lut_key(&ctx, class, lut, (fs, code), qmask, stack, out)
+            let mut g = super::lut::Lut::new(lut.candidates(fs, code), first);
+            run_class_from(&ctx, class, qmask, &mut g, src, stack, out)
         }
         FocusKernel::Sliced(s) => {
             let v = view::build(board, q.perspective, x, y);
             let mut g = super::sliced::Sliced::new(s, class.words(), &v, first);
-            run_class_with(&ctx, class, qmask, &mut g, stack, out)
+            run_class_from(&ctx, class, qmask, &mut g, src, stack, out)
         }
         FocusKernel::Masks => {
             let v = view::build(board, q.perspective, x, y);
             let mut g = Packed::new(class, v);
-            run_class_with(&ctx, class, qmask, &mut g, stack, out)
+            run_class_from(&ctx, class, qmask, &mut g, src, stack, out)
         }
         FocusKernel::Grid => match Grid::new(rom, board, q.perspective, x, y) {
-            Some(mut g) => run_class_with(&ctx, class, qmask, &mut g, stack, out),
+            Some(mut g) => run_class_from(&ctx, class, qmask, &mut g, src, stack, out),
             None => run_cells(&ctx, class, qmask, stack, out),
         },
         FocusKernel::Cells => run_cells(&ctx, class, qmask, stack, out),
@@ -215,7 +255,9 @@ pub(crate) fn per_focus<B: BoardView + ?Sized, H: Host + ?Sized, O: Sink + ?Size
     let mut n = 0;
     for y in area.y0.max(0)..area.y1.min(s) {
         for x in area.x0.max(0)..area.x1.min(s) {
-            n += match_focus(rom, board, host, q, class, kernel, x, y, stack, out);
+            n += match_focus(
+                rom, board, host, q, class, kernel, x, y, &FromRom, stack, out,
+            );
         }
     }
     n

@@ -35,6 +35,8 @@ pub(crate) mod view;
 #[cfg(feature = "alloc")]
 pub use board_parallel::ScanPlan;
 pub use board_parallel::{Area, ScanScratch};
+#[cfg(feature = "alloc")]
+pub use results::HitPlan;
 pub(crate) use results::Sink;
 pub use results::{Hit, HitBuf};
 #[cfg(feature = "bench-internals")]
@@ -429,6 +431,28 @@ pub(crate) fn run_class_with<
     stack: &mut [u8; MAX_GLOB_DEPTH + 1],
     out: &mut O,
 ) -> usize {
+    run_class_from(ctx, class, qmask, geo, &results::FromRom, stack, out)
+}
+
+/// [`run_class_with`] reading the entries from `src` (the ROM's records, or a [`HitPlan`]'s
+/// facts, which let a plain match go out as a [`Hit`] without reading its records).
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+pub(crate) fn run_class_from<
+    B: BoardView + ?Sized,
+    H: Host + ?Sized,
+    G: Geometry,
+    S: results::Entries + ?Sized,
+    O: Sink + ?Sized,
+>(
+    ctx: &Ctx<'_, '_, B, H>,
+    class: &ClassInfo<'_>,
+    qmask: u8,
+    geo: &mut G,
+    src: &S,
+    stack: &mut [u8; MAX_GLOB_DEPTH + 1],
+    out: &mut O,
+) -> usize {
     let start = out.stored();
     let rom = ctx.rom;
     let mode = class.mode();
@@ -447,7 +471,7 @@ pub(crate) fn run_class_with<
                 let mut e = e0;
                 while let Some(hit) = geo.next(e, end) {
                     e = hit + 1;
-                    let (p, o, cov) = rom.entry(hit);
+                    let (p, o, cov, plain) = src.get(rom, hit);
                     let sel = cov & active;
                     if sel == 0 {
                         continue;
@@ -458,6 +482,28 @@ pub(crate) fn run_class_with<
                         sel.trailing_zeros() as u8
                     };
                     let orient = Orientation::new(t).unwrap_or(Orientation::IDENTITY);
+                    // A compact hit of a match known from the entry's facts (no tests; result
+                    // kind and offset): the pattern's and result's records are not read. Kept
+                    // free of branches on the (unpredictable) kind and orientation.
+                    if O::HITS && plain.kind != results::Plain::NO && mode != Mode::Best {
+                        let [a, b, c, d] = results::TURN[t as usize & 7];
+                        let (dx, dy) = (plain.dx as i32, plain.dy as i32);
+                        let (px, py) = (ctx.x + a * dx + b * dy, ctx.y + c * dx + d * dy);
+                        let is_reject = plain.kind == results::Plain::REJECT;
+                        if (plain.kind == results::Plain::MOVE)
+                            & rejects.has(rom, out, start, px, py)
+                        {
+                            continue;
+                        }
+                        let before = out.stored();
+                        out.put_hit(ctx.x, ctx.y, t, p);
+                        rejects.add_if(is_reject & (out.stored() > before), px, py);
+                        if mode == Mode::First && !is_reject {
+                            stopped = true;
+                            break 'items;
+                        }
+                        continue;
+                    }
                     // The pattern's record, read once (tests, result, id, priority).
                     let pat = pattern_rec(rom, p);
                     if pat.result == NO_RESULT {
@@ -513,7 +559,7 @@ pub(crate) fn run_class_with<
                 let mut e = e0;
                 while let Some(hit) = geo.next(e, end) {
                     e = hit + 1;
-                    let (p, o, cov) = rom.entry(hit);
+                    let (p, o, cov, _) = src.get(rom, hit);
                     let sel = cov & active & !pass;
                     if sel == 0 {
                         continue;

@@ -6,8 +6,14 @@
 //! Both receive the same matches in the same order: the class program decides (tests, globs,
 //! rejects, modes) before it writes.
 
+#[cfg(feature = "alloc")]
+use super::{CallScratch, Host, Query};
 use super::{DEFAULT_PATTERN, Match, MatchBuf, MatchResult, OutBuf, map_result};
+#[cfg(feature = "alloc")]
+use crate::board::BoardView;
 use crate::geometry::Orientation;
+#[cfg(feature = "alloc")]
+use crate::rom::RawResult;
 use crate::rom::{ClassId, Rom};
 
 /// A match in compact form: its focus, the ROM's pattern index and the orientation it is
@@ -89,6 +95,12 @@ pub(crate) trait Sink {
     fn stored(&self) -> usize;
     /// Stores `m`, found as pattern index `p` (counted as dropped when full).
     fn put(&mut self, m: &Match, p: u32);
+    /// Whether this output stores compact hits (then [`Sink::put_hit`] stores a match).
+    const HITS: bool = false;
+    /// Stores the match of pattern index `p` at `(x, y)` in orientation `t` (outputs with
+    /// [`Sink::HITS`] only: nothing else of the match is needed).
+    #[inline(always)]
+    fn put_hit(&mut self, _x: i32, _y: i32, _t: u8, _p: u32) {}
     /// Whether a reject at `(x, y)` was stored since entry `start` (`rom` resolves compact
     /// entries).
     fn rejected_since(&self, rom: &Rom<'_>, start: usize, x: i32, y: i32) -> bool;
@@ -119,6 +131,16 @@ impl Sink for HitBuf<'_> {
             x: m.focus.0 as u8,
             y: m.focus.1 as u8,
             orientation: m.orientation,
+            pattern: p,
+        });
+    }
+    const HITS: bool = true;
+    #[inline(always)]
+    fn put_hit(&mut self, x: i32, y: i32, t: u8, p: u32) {
+        self.push(Hit {
+            x: x as u8,
+            y: y as u8,
+            orientation: t,
             pattern: p,
         });
     }
@@ -161,6 +183,7 @@ impl Rejected {
         }
     }
 
+    #[inline(always)]
     fn index(x: i32, y: i32) -> Option<usize> {
         ((0..25).contains(&x) && (0..25).contains(&y)).then_some((y * 25 + x) as usize)
     }
@@ -176,6 +199,19 @@ impl Rejected {
                 }
                 self.outside_count += 1;
             }
+        }
+    }
+
+    /// Notes a reject at `(x, y)` when `cond` (without a branch on `cond` on the board).
+    #[inline(always)]
+    pub(crate) fn add_if(&mut self, cond: bool, x: i32, y: i32) {
+        match Self::index(x, y) {
+            Some(i) => {
+                self.bits[i >> 6] |= (cond as u64) << (i & 63);
+                self.count += cond as usize;
+            }
+            None if cond => self.add(x, y),
+            None => {}
         }
     }
 
@@ -199,5 +235,188 @@ impl Rejected {
             }
             None => out.rejected_since(rom, start, x, y),
         }
+    }
+}
+
+/// What the class program may write of an entry's match without reading its pattern's and
+/// result's records (only when it has no tests): its result's kind and stored offset.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Plain {
+    /// [`Plain::NO`] (tests, no result, or read from the ROM), `MOVE`, `REJECT` or `VALUE`.
+    pub kind: u8,
+    pub dx: i8,
+    pub dy: i8,
+}
+
+impl Plain {
+    pub const NO: u8 = 0;
+    pub const MOVE: u8 = 1;
+    pub const REJECT: u8 = 2;
+    pub const VALUE: u8 = 3;
+    const UNKNOWN: Plain = Plain {
+        kind: Plain::NO,
+        dx: 0,
+        dy: 0,
+    };
+}
+
+/// `[a, b, c, d]` per orientation: it maps `(dx, dy)` to `(a dx + b dy, c dx + d dy)`
+/// ([`Orientation::apply`] as a matrix, without its loop over quarter turns).
+pub(crate) const TURN: [[i32; 4]; 8] = {
+    let mut m = [[0; 4]; 8];
+    let mut t = 0;
+    while t < 8 {
+        let o = match Orientation::new(t as u8) {
+            Some(o) => o,
+            None => Orientation::IDENTITY,
+        };
+        let (a, c) = o.apply(1, 0);
+        let (b, d) = o.apply(0, 1);
+        m[t] = [a, b, c, d];
+        t += 1;
+    }
+    m
+};
+
+/// Where the class program reads an entry: `(pattern index, orientation, covers, plain)`.
+pub(crate) trait Entries {
+    fn get(&self, rom: &Rom<'_>, e: u32) -> (u32, u8, u8, Plain);
+}
+
+/// The ROM's entry records (nothing is known plain).
+pub(crate) struct FromRom;
+
+impl Entries for FromRom {
+    #[inline(always)]
+    fn get(&self, rom: &Rom<'_>, e: u32) -> (u32, u8, u8, Plain) {
+        let (p, o, cov) = rom.entry(e);
+        (p, o, cov, Plain::UNKNOWN)
+    }
+}
+
+/// One fact per entry of a class, 8 bytes: covers (bits 0-7), orientation (8-10), the
+/// result's kind when the pattern has no tests (11-12, [`Plain`]), its offset (dx 16-23, dy
+/// 24-31), the pattern index (32-63). One load per candidate (a second, per-pattern table of
+/// 4-byte entries measured slower).
+#[cfg(feature = "alloc")]
+#[derive(Clone, Copy)]
+pub(crate) struct Facts<'f> {
+    facts: &'f [u64],
+    first: u32,
+}
+
+#[cfg(feature = "alloc")]
+impl Entries for Facts<'_> {
+    #[inline(always)]
+    fn get(&self, rom: &Rom<'_>, e: u32) -> (u32, u8, u8, Plain) {
+        let Some(&f) = self.facts.get(e.wrapping_sub(self.first) as usize) else {
+            return FromRom.get(rom, e);
+        };
+        let plain = Plain {
+            kind: (f >> 11) as u8 & 3,
+            dx: (f >> 16) as i8,
+            dy: (f >> 24) as i8,
+        };
+        ((f >> 32) as u32, (f >> 8) as u8 & 7, f as u8, plain)
+    }
+}
+
+/// The fact of entry `e` (see [`Facts`]).
+#[cfg(feature = "alloc")]
+fn fact(rom: &Rom<'_>, e: u32) -> u64 {
+    let (p, o, cov) = rom.entry(e);
+    let pat = rom.pattern(p);
+    let (kind, dx, dy) = match pat.result() {
+        _ if pat.tests().next().is_some() => (Plain::NO, 0, 0),
+        Some(RawResult::Move { dx, dy, .. }) => (Plain::MOVE, dx, dy),
+        Some(RawResult::Reject { dx, dy }) => (Plain::REJECT, dx, dy),
+        Some(RawResult::Value { .. }) => (Plain::VALUE, 0, 0),
+        None => (Plain::NO, 0, 0),
+    };
+    (p as u64) << 32
+        | (dy as u8 as u64) << 24
+        | (dx as u8 as u64) << 16
+        | (kind as u64) << 11
+        | ((o & 7) as u64) << 8
+        | cov as u64
+}
+
+/// The per-entry facts of one class, derived from a ROM once at load (feature `alloc`; no
+/// change to the image): each oriented entry's pattern, orientation and covers, and for a
+/// pattern without tests its result's kind and offset, in 8 bytes. Through it,
+/// [`HitPlan::match_hits_at`] writes the [`Hit`] of such a match (and applies its reject)
+/// without reading the pattern's and the result's records, which lie at scattered places
+/// (docs/performance.md, "Cheaper results").
+#[cfg(feature = "alloc")]
+#[derive(Clone, Debug)]
+pub struct HitPlan {
+    class: ClassId,
+    /// What ties the facts to their ROM: source hash, total entries, class first entry and count.
+    fingerprint: (u64, usize, u32, u32),
+    /// Per entry (see [`Facts`]).
+    facts: alloc::vec::Vec<u64>,
+}
+
+#[cfg(feature = "alloc")]
+impl HitPlan {
+    /// The facts of class `class` of `rom`; `None` when there is no such class.
+    pub fn new(rom: &Rom<'_>, class: ClassId) -> Option<HitPlan> {
+        let info = rom.class(class)?;
+        let (first, count) = (info.first_entry(), info.entry_count());
+        Some(HitPlan {
+            class,
+            fingerprint: (rom.source_hash(), rom.entry_count(), first, count),
+            facts: (first..first + count).map(|e| fact(rom, e)).collect(),
+        })
+    }
+
+    /// The class these facts describe.
+    pub fn class(&self) -> ClassId {
+        self.class
+    }
+
+    /// Entries whose matches are written from the facts alone (patterns without tests, with a
+    /// result): for tests and statistics.
+    pub fn plain_count(&self) -> usize {
+        let kind = |&f: &u64| (f >> 11) as u8 & 3;
+        self.facts.iter().filter(|f| kind(f) != Plain::NO).count()
+    }
+
+    /// Whether the facts were derived from `rom` (same source hash and class layout): else
+    /// [`HitPlan::match_hits_at`] takes [`Rom::match_hits_at`].
+    pub fn fits(&self, rom: &Rom<'_>) -> bool {
+        rom.class(self.class).is_some_and(|c| {
+            self.fingerprint
+                == (
+                    rom.source_hash(),
+                    rom.entry_count(),
+                    c.first_entry(),
+                    c.entry_count(),
+                )
+        })
+    }
+
+    /// [`Rom::match_hits_at`] through the facts: the same hits in the same order. A query of
+    /// another class, or facts of another ROM, take [`Rom::match_hits_at`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn match_hits_at<B: BoardView + ?Sized, H: Host + ?Sized>(
+        &self,
+        rom: &Rom<'_>,
+        board: &B,
+        host: &H,
+        q: &Query,
+        x: i32,
+        y: i32,
+        scratch: &mut impl CallScratch,
+        out: &mut HitBuf<'_>,
+    ) -> usize {
+        if q.class != self.class || !self.fits(rom) {
+            return rom.match_hits_at(board, host, q, x, y, scratch, out);
+        }
+        let facts = Facts {
+            facts: &self.facts,
+            first: self.fingerprint.2,
+        };
+        super::dispatch::match_at_from(rom, board, host, q, x, y, scratch, &facts, out)
     }
 }
