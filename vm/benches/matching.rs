@@ -426,11 +426,39 @@ fn bench(c: &mut Criterion) {
     }
     let (v, s) = (median(&mut vt), median(&mut st));
     println!(
-        "view_7x7: {:.1} ns per view (49 point reads: {:.1} ns, {:.1}x)\n",
+        "view_7x7: {:.1} ns per view (49 point reads: {:.1} ns, {:.1}x)",
         v / pos.len() as f64 * 1e9,
         s / pos.len() as f64 * 1e9,
         s / v
     );
+    // The two view cuts, forced in alternation: row tables against the BMI2 `pext` gather.
+    let pext = matching::simd::Simd {
+        pext: true,
+        ..matching::simd::current()
+    };
+    if matching::simd::Simd::supported().any(|s| s == pext) {
+        let tables = matching::simd::Simd {
+            pext: false,
+            ..pext
+        };
+        let (mut tt, mut pt) = (Vec::new(), Vec::new());
+        for _ in 0..9 {
+            for (path, times) in [(tables, &mut tt), (pext, &mut pt)] {
+                matching::simd::force(Some(path)).unwrap();
+                let t = cpu_time(20000, || {
+                    black_box(views());
+                });
+                times.push(t.as_secs_f64() / 20000.0 / pos.len() as f64 * 1e9);
+            }
+        }
+        matching::simd::force(None).unwrap();
+        let (t, p) = (median(&mut tt), median(&mut pt));
+        println!(
+            "view_7x7 cuts: tables {t:.1} ns, pext {p:.1} ns per view (pext / tables {:.2}x)",
+            p / t
+        );
+    }
+    println!();
 
     let board = &pos[0].0;
     let mut slots = vec![Match::EMPTY; 1 << 14];

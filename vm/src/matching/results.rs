@@ -252,6 +252,7 @@ impl Plain {
     pub const NO: u8 = 0;
     pub const MOVE: u8 = 1;
     pub const REJECT: u8 = 2;
+    #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
     pub const VALUE: u8 = 3;
     const UNKNOWN: Plain = Plain {
         kind: Plain::NO,

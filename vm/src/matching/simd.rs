@@ -15,8 +15,10 @@
 //! * [`force`] picks another supported level (tests run every one; benchmarks compare them).
 //!   It refuses a level the CPU does not have, so forcing can never make the `unsafe` unsound.
 //!
-//! `pext` is microcoded on AMD before Zen 3 (family 0x17 and older: tens of cycles), so the
-//! BMI2 view cut is chosen by default only elsewhere; it can still be forced there.
+//! The BMI2 view cut is not chosen by default: `pext` is microcoded on AMD before Zen 3
+//! (family 0x17 and older: tens of cycles), and where it is fast (AMD family 0x19, AVX-512)
+//! the table cut still measured faster (`cargo bench -p lens-vm --bench matching -- view_7x7`,
+//! docs/performance.md). It can be forced wherever the CPU has BMI2.
 
 use core::sync::atomic::{AtomicU8, Ordering};
 
@@ -98,7 +100,7 @@ impl Features {
         v && (!s.pext || self.bmi2)
     }
 
-    /// The widest path, and `pext` where it is fast.
+    /// The widest path, with the table view cut (see the module docs on `pext`).
     fn best(self) -> Simd {
         let vector = if self.avx512 {
             Vector::Avx512
@@ -109,7 +111,8 @@ impl Features {
         };
         Simd {
             vector,
-            pext: self.bmi2 && self.fast_pext,
+            // Were the gather ever faster than the tables: `self.bmi2 && self.fast_pext`.
+            pext: false,
         }
     }
 }

@@ -124,6 +124,11 @@ pub fn build<B: BoardView + ?Sized>(b: &B, persp: Colour, x: i32, y: i32) -> [u6
 #[inline]
 pub fn build_tables<B: BoardView + ?Sized>(b: &B, persp: Colour, x: i32, y: i32) -> [u64; 3] {
     let s = b.size() as i32;
+    if inside(s, x, y)
+        && let Some(v) = interior(b, persp, x, y, |i, row| RING_ROWS[i][row as usize], |p| p)
+    {
+        return v;
+    }
     if b.row_bits(Colour::Black, y.clamp(0, s - 1)).is_none() {
         return build_points(b, persp, x, y);
     }
@@ -141,6 +146,41 @@ pub fn build_tables<B: BoardView + ?Sized>(b: &B, persp: Colour, x: i32, y: i32)
         }
     }
     finish(s, x, y, persp, black, white)
+}
+
+/// Whether the whole 7x7 window of `(x, y)` lies on a board of side `s` (most foci of a
+/// 19x19 board: no off-board points, no edge bits).
+#[inline(always)]
+fn inside(s: i32, x: i32, y: i32) -> bool {
+    ((x - 3) as u32) <= (s - 7) as u32 && ((y - 3) as u32) <= (s - 7) as u32 && s >= 7
+}
+
+/// The view of a focus whose window is [`inside`] the board: one shift per row and colour, no
+/// bounds or edge work. `row(i, bits)` places window row `i`'s column bits (west first) in a
+/// plane, `order` turns a plane into ring order. `None` when the board has no row bitboards.
+#[inline(always)]
+fn interior<B: BoardView + ?Sized>(
+    b: &B,
+    persp: Colour,
+    x: i32,
+    y: i32,
+    row: impl Fn(usize, u32) -> u64,
+    order: impl Fn(u64) -> u64,
+) -> Option<[u64; 3]> {
+    let (fc, oc) = match persp {
+        Colour::Black => (Colour::Black, Colour::White),
+        Colour::White => (Colour::White, Colour::Black),
+    };
+    b.row_bits(fc, y)?;
+    let sh = (x - 3) as u32;
+    let (mut f, mut o) = (0u64, 0u64);
+    for i in 0..7 {
+        let r = y - 3 + i as i32;
+        f |= row(i, b.row_bits(fc, r).unwrap_or(0) >> sh & 0x7F);
+        o |= row(i, b.row_bits(oc, r).unwrap_or(0) >> sh & 0x7F);
+    }
+    let (f, o) = (order(f), order(o));
+    Some(pack(0, f, o, !(f | o) & ((1u64 << 49) - 1)))
 }
 
 /// The view words from the ring-order planes of black and white stones.
@@ -202,6 +242,16 @@ pub(crate) fn build_with<B: BoardView + ?Sized>(
     pext: impl Fn(u64, u64) -> u64,
 ) -> [u64; 3] {
     let s = b.size() as i32;
+    let ring = |rm: u64| {
+        RING_RUNS
+            .iter()
+            .fold(0u64, |acc, &(mask, first)| acc | pext(rm, mask) << first)
+    };
+    if inside(s, x, y)
+        && let Some(v) = interior(b, persp, x, y, |i, r| (r as u64) << (7 * i), ring)
+    {
+        return v;
+    }
     if b.row_bits(Colour::Black, y.clamp(0, s - 1)).is_none() {
         return build_points(b, persp, x, y);
     }
@@ -217,11 +267,6 @@ pub(crate) fn build_with<B: BoardView + ?Sized>(
             white |= cut(b.row_bits(Colour::White, row)) << (7 * i);
         }
     }
-    let ring = |rm: u64| {
-        RING_RUNS
-            .iter()
-            .fold(0u64, |acc, &(mask, first)| acc | pext(rm, mask) << first)
-    };
     finish(s, x, y, persp, ring(black), ring(white))
 }
 
