@@ -75,6 +75,26 @@ fn cpu_per_call(
     (per[0], per[per.len() / 2])
 }
 
+/// What an engine pays per move: each variant's line played move by move on one cursor,
+/// `play` then `lookup` after each move. A named function, so that a profiler can count it
+/// alone (`LENS_WALK_PROFILE`).
+#[inline(never)]
+fn cursor_moves(
+    w: &Walker<'_>,
+    variants: &[(Frame, Colour, Vec<BoardMove>)],
+    out: &mut [Continuation],
+) -> usize {
+    let mut n = 0;
+    for (_, _, m) in variants {
+        let mut c = w.cursor(19, None);
+        for &mv in m {
+            c.play(black_box(mv));
+            n += c.lookup(mv.colour.opponent(), out).continuations;
+        }
+    }
+    n
+}
+
 fn bench(c: &mut Criterion) {
     let (name, tree) = book::dictionary();
     eprintln!("dictionary: {name}, {} moves", tree.tree_moves());
@@ -196,17 +216,8 @@ fn bench(c: &mut Criterion) {
         };
         // What an engine pays per move: one move played on its cursor (`BookCursor::play`),
         // then the book's answer (`BookCursor::lookup`), over the whole line; per move.
-        let per_move_all = |w: &Walker<'_>, out: &mut [Continuation]| {
-            let mut n = 0;
-            for (_, _, m) in &variants {
-                let mut c = w.cursor(19, None);
-                for &mv in m {
-                    c.play(black_box(mv));
-                    n += c.lookup(mv.colour.opponent(), out).continuations;
-                }
-            }
-            n
-        };
+        let per_move_all =
+            |w: &Walker<'_>, out: &mut [Continuation]| cursor_moves(w, &variants, out);
         let moves_per_call = line.len() * calls;
         {
             let (mut probes, mut play_probes) = (0, 0);
@@ -225,6 +236,14 @@ fn bench(c: &mut Criterion) {
                 probes as f64 / moves_per_call as f64,
                 play_probes as f64 / moves_per_call as f64
             );
+        }
+        // `LENS_WALK_PROFILE=fast|small`: only the cursor's moves in that mode, 10 times, for a
+        // profiler (`valgrind --tool=callgrind --toggle-collect='*cursor_moves*'`); no timing.
+        if let Ok(mode) = std::env::var("LENS_WALK_PROFILE") {
+            let pw = if mode == "small" { &small } else { &w };
+            let k: usize = (0..10).map(|_| per_move_all(pw, &mut out)).sum();
+            eprintln!("{label}: profiled {mode}, 10 x {moves_per_call} moves ({k})");
+            continue;
         }
         // CPU time per call (the machine is shared): 200 batches of 100 iterations.
         let t = cpu_per_call(200, 20, moves_per_call, || per_move_all(&w, &mut out));

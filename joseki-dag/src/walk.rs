@@ -1,6 +1,8 @@
 //! The walker: follows the moves played in a corner through an encoded blob. `Walker::new`
 //! builds a transition table beside the blob (a step is one hash probe, `walk/table.rs`);
-//! `Walker::in_place` scans the blob's sibling lists instead. Listings read the blob.
+//! `Walker::in_place` scans the blob's sibling lists instead. Answers read the lists decoded
+//! (`walk/listing.rs`: every list in the fast mode, the long ones in the small mode) or from
+//! the blob.
 //!
 //! A [`Frame`] maps board coordinates into the corner frame: one of 4 corners times a possible
 //! transposition about the corner's diagonal (the 8 orientations), and a rectangle of the frame
@@ -173,6 +175,7 @@ const LONG_LIST: usize = 8;
 mod engine;
 mod fast;
 mod jumps;
+mod listing;
 mod table;
 
 pub use engine::{BookCursor, BookLookup, BookState, CornerBook};
@@ -192,6 +195,9 @@ pub struct Walker<'a> {
     /// starts at the root, and a first move that is no root move would otherwise try each
     /// root setup edge in turn.
     root_setups: Option<Vec<(u32, u32)>>,
+    /// Decoded lists for the answer (`walk/listing.rs`): every list in the fast mode, the long
+    /// ones in the small mode.
+    listings: Option<listing::Listings>,
 }
 
 impl std::fmt::Debug for Walker<'_> {
@@ -214,6 +220,10 @@ impl std::fmt::Debug for Walker<'_> {
             d.field("jumps", &j.len())
                 .field("jump_bytes", &j.heap_bytes());
         }
+        if let Some(l) = &self.listings {
+            d.field("decoded_lists", &l.lists())
+                .field("decoded_bytes", &l.heap_bytes());
+        }
         d.finish()
     }
 }
@@ -226,8 +236,10 @@ impl<'a> Walker<'a> {
         let mut w = Walker::in_place(bytes)?;
         // The jump table stays: listings hop over subtrees with it, and the build uses it.
         let jumps = jumps::Jumps::build(&w.l);
-        w.table = Some(table::Transitions::build(&w.l, &jumps, 0));
+        let table = table::Transitions::build(&w.l, &jumps, 0);
         w.jumps = Some(jumps);
+        w.listings = Some(listing::Listings::build(&w, &table.list_names(), 1));
+        w.table = Some(table);
         w.root_setups = Some(w.root_setups());
         Ok(w)
     }
@@ -244,6 +256,11 @@ impl<'a> Walker<'a> {
         w.table =
             Some(table::Transitions::build(&w.l, &jumps, LONG_LIST)).filter(|t| t.entries() > 0);
         w.jumps = Some(jumps);
+        // The answer reads the long lists decoded (the short ones from the blob).
+        if let Some(t) = &w.table {
+            let names = t.list_names();
+            w.listings = Some(listing::Listings::build(&w, &names, LONG_LIST));
+        }
         w.root_setups = Some(w.root_setups());
         Ok(w)
     }
@@ -272,6 +289,7 @@ impl<'a> Walker<'a> {
             table: None,
             jumps: None,
             root_setups: None,
+            listings: None,
         })
     }
 
@@ -287,6 +305,7 @@ impl<'a> Walker<'a> {
         self.table.as_ref().map_or(0, |t| t.heap_bytes())
             + self.jumps.as_ref().map_or(0, |j| j.heap_bytes())
             + self.root_setups.as_ref().map_or(0, |r| r.capacity() * 8)
+            + self.listings.as_ref().map_or(0, |l| l.heap_bytes())
     }
 
     /// Offset just after the subtree at `sub`: one probe of the jump table when the walker has

@@ -14,7 +14,7 @@
 //! Each move costs, per live frame, one probe of the transition table (`table`), or with a
 //! walker built by `Walker::in_place`, one scan of the sibling list it is played from.
 
-use super::fast::{At, LEAF, Work};
+use super::fast::{Answer, At, LEAF, Work};
 use super::table::Transitions;
 use super::{BoardMove, Colour, Continuation, Frame, Walker};
 use crate::model::{Point, Rel};
@@ -198,6 +198,8 @@ pub struct BookCursor<'w, 'a> {
     regions: u128,
     /// Moves on the board (the whole board's count).
     on_board: u32,
+    /// Rectangles holding at least one move.
+    nonempty: u16,
     /// Rectangles with walks of their own: a quarter board from its first move; a half board
     /// or the whole board shares its quarter's walks until it holds a move the quarter does
     /// not.
@@ -242,6 +244,7 @@ impl<'w, 'a> BookCursor<'w, 'a> {
             work: Work::default(),
             regions: 0,
             on_board: 0,
+            nonempty: 0,
             own: 0,
             shared: 0,
             done: 0,
@@ -312,6 +315,7 @@ impl<'w, 'a> BookCursor<'w, 'a> {
         }
         self.on_board += 1;
         let holds = RECTS_OF[h];
+        self.nonempty |= holds;
         // A larger rectangle without walks of its own, for a move in its quarter, is played
         // as the quarter.
         let quarters = holds & QUARTERS;
@@ -475,31 +479,52 @@ impl<'w, 'a> BookCursor<'w, 'a> {
     pub fn lookup(&self, to_move: Colour, out: &mut [Continuation]) -> BookLookup {
         let w = self.walker;
         let mut work = self.work;
-        let mut n = 0;
+        let mut answer = Answer::new(out);
         let mut corners = [0u8, 1, 2, 3].map(|c| CornerBook::empty(c, self.half));
+        let dims = [
+            (self.half, self.half),
+            (self.size, self.half),
+            (self.half, self.size),
+            (self.size, self.size),
+        ];
+        // The rectangles that may decide, for all corners at once: a move in them and a walk
+        // alive (their own, or the quarter's that they share).
+        let alive = {
+            let mut x = (self.live | self.live >> 1) & 0x5555_5555;
+            x = (x | x >> 1) & 0x3333_3333;
+            x = (x | x >> 2) & 0x0F0F_0F0F;
+            x = (x | x >> 4) & 0x00FF_00FF;
+            x = (x | x >> 8) & 0x0000_FFFF;
+            x as u16
+        };
+        let q = alive & QUARTERS;
+        let deciding = ((alive & self.own) | ((q << 1 | q << 2 | q << 3) & !self.own))
+            & self.nonempty
+            & self.rects;
         for (c, book) in corners.iter_mut().enumerate() {
             if self.mask & (1 << c) == 0 {
                 continue;
             }
-            let dims = [
-                (self.half, self.half),
-                (self.size, self.half),
-                (self.half, self.size),
-                (self.size, self.size),
-            ];
             // Largest rectangles first: the whole board, the two half boards (the one holding
             // more moves first), then the quarter.
-            let order = if self.n(c, 2) > self.n(c, 1) {
-                [WHOLE, 2usize, 1, 0]
+            let can = deciding >> (PER_CORNER * c) & 0xF;
+            let found = if can & 8 != 0 {
+                Some(WHOLE)
+            } else if can & 6 == 6 {
+                Some(if self.n(c, 2) > self.n(c, 1) { 2 } else { 1 })
+            } else if can & 4 != 0 {
+                Some(2)
+            } else if can & 2 != 0 {
+                Some(1)
+            } else if can != 0 {
+                Some(0)
             } else {
-                [WHOLE, 1, 2, 0]
+                None
             };
-            let found = order.into_iter().find(|&r| {
-                let i = self.resolve(c, r);
-                self.n(c, r) > 0 && (self.alive(i, 0) || self.alive(i, 1))
-            });
             if let Some(r) = found {
+                debug_assert!(self.n(c, r) > 0);
                 let i = self.resolve(c, r);
+                debug_assert!(self.alive(i, 0) || self.alive(i, 1));
                 (book.width, book.height) = dims[r];
                 book.state = BookState::InBook;
                 book.followed = self.n(c, r) as usize;
@@ -527,7 +552,7 @@ impl<'w, 'a> BookCursor<'w, 'a> {
                         } else {
                             Rel::Opposite
                         };
-                        w.list_for(at, &frame, first, want, out, &mut n, &mut work);
+                        w.list_for(at, &frame, first, want, &mut answer, &mut work);
                     }
                 }
                 continue;
@@ -538,7 +563,7 @@ impl<'w, 'a> BookCursor<'w, 'a> {
                     book.orientations = 3;
                     for t in [false, true] {
                         let frame = book.frame(self.size, t);
-                        w.list_into(w.root_at(), &frame, to_move, out, &mut n, &mut work.parsed);
+                        w.list_into(w.root_at(), &frame, to_move, &mut answer, &mut work.parsed);
                     }
                 }
                 continue;
@@ -548,6 +573,11 @@ impl<'w, 'a> BookCursor<'w, 'a> {
             // Ties go to the attempt that left the book later (the quarter board rather
             // than a half board whose first move is some other corner's).
             let mut best: Option<((u16, u32), usize)> = None;
+            let order = if self.n(c, 2) > self.n(c, 1) {
+                [WHOLE, 2usize, 1, 0]
+            } else {
+                [WHOLE, 1, 2, 0]
+            };
             for r in order {
                 if self.n(c, r) == 0 {
                     continue;
@@ -568,7 +598,7 @@ impl<'w, 'a> BookCursor<'w, 'a> {
         }
         BookLookup {
             corners,
-            continuations: n,
+            continuations: answer.n,
             parsed: work.parsed,
             probes: work.probes,
         }

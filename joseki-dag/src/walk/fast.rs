@@ -7,6 +7,7 @@
 //! (and every Fotland entry) goes through `read_entry`. The blob was validated by
 //! `Walker::new`, so a read error here only ends the walk.
 
+use super::listing::{EXCEPTION, Entry};
 use super::{Colour, Continuation, Frame, Walker};
 use crate::codec::compact::CLASS_BITS;
 use crate::codec::{Encoding, Layout, RawEntry, VIRTUAL, is_virtual, read_entry};
@@ -582,95 +583,167 @@ impl Walker<'_> {
     }
 }
 
+/// The answer being written: the caller's buffer, the continuations counted, and which
+/// (board point, colour) pairs are in the buffer already (a bit each), so that only a repeat
+/// searches the buffer.
+pub(crate) struct Answer<'o> {
+    out: &'o mut [Continuation],
+    pub n: usize,
+    /// Bit `2 * (x * 25 + y) + colour` for a board point (sizes up to 25), `2 * 625 +
+    /// colour` for a tenuki.
+    seen: [u64; 20],
+}
+
+impl<'o> Answer<'o> {
+    pub(crate) fn new(out: &'o mut [Continuation]) -> Answer<'o> {
+        Answer {
+            out,
+            n: 0,
+            seen: [0; 20],
+        }
+    }
+
+    #[inline(always)]
+    fn full(&self) -> bool {
+        self.n >= self.out.len()
+    }
+
+    /// One continuation. Until the buffer is full, a repeat (same point and colour: the same
+    /// move seen through two orientations, a symmetric position or a book holding both
+    /// reflections) is not written again but keeps the stronger type (the union's rule,
+    /// `MoveType::stronger`), so the answer does not depend on which orientation was listed
+    /// first; once it is full, further continuations are only counted.
+    #[inline(always)]
+    fn add(&mut self, c: Continuation) {
+        if self.full() {
+            self.n += 1;
+            return;
+        }
+        let key = match c.at {
+            Some((x, y)) => x as usize * 25 + y as usize,
+            None => 625,
+        } * 2
+            + (c.colour == Colour::White) as usize;
+        let (word, bit) = (key / 64 % 20, 1u64 << (key % 64));
+        if self.seen[word] & bit != 0 {
+            let n = self.n;
+            if let Some(d) = self.out[..n]
+                .iter_mut()
+                .find(|d| d.at == c.at && d.colour == c.colour)
+            {
+                d.kind = d.kind.stronger(c.kind);
+                d.symmetric |= c.symmetric;
+                d.colour_reverse |= c.colour_reverse;
+                return;
+            }
+        }
+        self.seen[word] |= bit;
+        self.out[self.n] = c;
+        self.n += 1;
+    }
+}
+
 impl Walker<'_> {
-    /// Write the continuations at `at`, seen through `frame`, into `out[*n..]` and count them
-    /// in `*n`; a continuation already in `out` (same point and colour) is not repeated.
-    /// Points off the board are not continuations. `first` colours `Rel::Same`.
+    /// Add the continuations at `at`, seen through `frame`, to the answer. Points off the
+    /// board are not continuations. `first` colours `Rel::Same`.
     pub(crate) fn list_into(
         &self,
         at: At,
         frame: &Frame,
         first: Colour,
-        out: &mut [Continuation],
-        n: &mut usize,
+        answer: &mut Answer<'_>,
         parsed: &mut usize,
     ) {
-        self.list_colour(at, frame, first, None, out, n, parsed);
+        self.list_colour(at, frame, first, None, answer, parsed);
     }
 
     /// The book's moves at `at` for the side to move (`want`, relative to `first`): the moves
     /// of that colour in the list; when that side also moved last (the other side played
     /// elsewhere), also the moves after the other side's recorded tenuki.
-    #[allow(clippy::too_many_arguments)]
     pub(crate) fn list_for(
         &self,
         at: At,
         frame: &Frame,
         first: Colour,
         want: Rel,
-        out: &mut [Continuation],
-        n: &mut usize,
+        answer: &mut Answer<'_>,
         work: &mut Work,
     ) {
-        self.list_colour(at, frame, first, Some(want), out, n, &mut work.parsed);
+        self.list_colour(at, frame, first, Some(want), answer, &mut work.parsed);
         if want == at.last
             && let Some(p) = self.after_pass(at, work)
         {
-            self.list_colour(p, frame, first, Some(want), out, n, &mut work.parsed);
+            self.list_colour(p, frame, first, Some(want), answer, &mut work.parsed);
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn list_colour(
         &self,
         at: At,
         frame: &Frame,
         first: Colour,
         want: Option<Rel>,
-        out: &mut [Continuation],
-        n: &mut usize,
+        answer: &mut Answer<'_>,
         parsed: &mut usize,
     ) {
+        let continuation = |point: Point, colour: Rel, kind, symmetric, reverse| {
+            let at = match point {
+                Point::Pass => None,
+                Point::At { x, y } => Some(frame.to_board(x, y)?),
+            };
+            Some(Continuation {
+                at,
+                colour: if colour == Rel::Same {
+                    first
+                } else {
+                    first.opponent()
+                },
+                kind,
+                symmetric,
+                colour_reverse: reverse,
+            })
+        };
+        // A decoded list (fast mode: every list; small mode: the long ones).
+        if at.got == 0
+            && let Some(list) = self.listings.as_ref().and_then(|l| l.get(at.list))
+        {
+            // The colour of a plain entry, and of a colour exception.
+            let (plain, exception) = (at.last.flip(), at.last);
+            // Once the buffer is full, the rest of the list is counted without reading it
+            // when every point is on the board.
+            let on_board = list.max_coord <= frame.size;
+            let (total, wanted_bit) = match want {
+                None => (list.entries.len(), None),
+                Some(w) if w == exception => (list.exceptions, Some(EXCEPTION)),
+                Some(_) => (list.entries.len() - list.exceptions, Some(0)),
+            };
+            let mut wanted = 0;
+            for &e in list.entries {
+                if wanted_bit.is_some_and(|b| e & EXCEPTION != b) {
+                    continue;
+                }
+                if on_board && answer.full() {
+                    answer.n += total - wanted;
+                    return;
+                }
+                wanted += 1;
+                let e = Entry(e);
+                let colour = if e.exception() { exception } else { plain };
+                if let Some(c) =
+                    continuation(e.point(), colour, e.kind(), e.symmetric(), e.reverse())
+                {
+                    answer.add(c);
+                }
+            }
+            return;
+        }
         self.each(at, parsed, |v| {
             if want.is_some_and(|w| w != v.colour) {
                 return;
             }
-            let board = match v.point {
-                Point::Pass => None,
-                Point::At { x, y } => match frame.to_board(x, y) {
-                    Some(b) => Some(b),
-                    None => return,
-                },
-            };
-            let colour = if v.colour == Rel::Same {
-                first
-            } else {
-                first.opponent()
-            };
-            let written = (*n).min(out.len());
-            if let Some(c) = out[..written]
-                .iter_mut()
-                .find(|c| c.at == board && c.colour == colour)
-            {
-                // The same move seen through two orientations (a symmetric position, or a
-                // book holding both reflections): keep the stronger type (the union's rule,
-                // `MoveType::stronger`), so the answer does not depend on which orientation was
-                // listed first.
-                c.kind = c.kind.stronger(v.kind);
-                c.symmetric |= v.symmetric;
-                c.colour_reverse |= v.reverse;
-                return;
+            if let Some(c) = continuation(v.point, v.colour, v.kind, v.symmetric, v.reverse) {
+                answer.add(c);
             }
-            if let Some(slot) = out.get_mut(*n) {
-                *slot = Continuation {
-                    at: board,
-                    colour,
-                    kind: v.kind,
-                    symmetric: v.symmetric,
-                    colour_reverse: v.reverse,
-                };
-            }
-            *n += 1;
         });
     }
 

@@ -244,6 +244,19 @@ impl Transitions {
         self.get_key((list as u64) << 32 | SETUP_MARK | (1 + k as u64))
     }
 
+    /// Every list with a key in the table (moves or setup marks), in ascending order.
+    pub(crate) fn list_names(&self) -> Vec<u32> {
+        let mut v: Vec<u32> = self
+            .slots
+            .iter()
+            .filter(|s| s.key != EMPTY)
+            .map(|s| (s.key >> 32) as u32)
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    }
+
     /// Lists and move entries held.
     pub(crate) fn lists(&self) -> usize {
         self.lists
