@@ -159,6 +159,7 @@ fn bench(c: &mut Criterion) {
             line.iter().map(|m| m.1).collect::<Vec<_>>()
         );
         eprintln!("{}: {w:?}", label);
+        eprintln!("{}: small mode {small:?}", label);
         // The engine lookup finds the line in every variant, with and without the table, to
         // the same answer; bytes parsed and probes per call.
         let (mut parsed, mut probes, mut scanned, mut hopped) = (0, 0, 0, 0);

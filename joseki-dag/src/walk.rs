@@ -252,15 +252,14 @@ impl<'a> Walker<'a> {
     pub fn small(bytes: &'a [u8]) -> Result<Walker<'a>, DecodeError> {
         let mut w = Walker::in_place(bytes)?;
         let jumps = jumps::Jumps::build(&w.l);
-        // The long lists (the first moves, big branch points) are probed, not scanned.
-        w.table =
-            Some(table::Transitions::build(&w.l, &jumps, LONG_LIST)).filter(|t| t.entries() > 0);
+        // The long lists (the first moves, big branch points) are decoded: steps and answers
+        // read them there, not in the blob. The table holds the setup marks only.
+        let all = table::Transitions::build(&w.l, &jumps, 0);
         w.jumps = Some(jumps);
-        // The answer reads the long lists decoded (the short ones from the blob).
-        if let Some(t) = &w.table {
-            let names = t.list_names();
-            w.listings = Some(listing::Listings::build(&w, &names, LONG_LIST));
-        }
+        w.listings = Some(listing::Listings::build(&w, &all.list_names(), LONG_LIST));
+        drop(all);
+        let jumps = w.jumps.as_ref().expect("set above");
+        w.table = Some(table::Transitions::build(&w.l, jumps, usize::MAX));
         w.root_setups = Some(w.root_setups());
         Ok(w)
     }

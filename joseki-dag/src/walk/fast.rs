@@ -7,7 +7,7 @@
 //! (and every Fotland entry) goes through `read_entry`. The blob was validated by
 //! `Walker::new`, so a read error here only ends the walk.
 
-use super::listing::{EXCEPTION, Entry};
+use super::listing::{EXCEPTION, Entry, Listings};
 use super::{Colour, Continuation, Frame, Walker};
 use crate::codec::compact::CLASS_BITS;
 use crate::codec::{Encoding, Layout, RawEntry, VIRTUAL, is_virtual, read_entry};
@@ -159,9 +159,15 @@ impl Walker<'_> {
             return self.setup_step(at, rel, point, work);
         }
         let next = match &self.table {
-            // A partial table (the small mode's) holds the long lists only.
-            Some(t) if t.holds(at.list) => t.step(at, rel, point, &mut work.probes),
-            _ => self.scan_step(at, rel, point, &mut work.parsed),
+            Some(t) if !t.partial() => t.step(at, rel, point, &mut work.probes),
+            // The small mode: a long list is decoded, a short one scanned.
+            _ => match self.listings.as_ref().and_then(|l| l.get(at.list)) {
+                Some(list) => {
+                    work.probes += 1;
+                    Listings::child(&list, point, rel == at.last).map(|c| At::new(c, rel))
+                }
+                None => self.scan_step(at, rel, point, &mut work.parsed),
+            },
         };
         next.map(|n| At { flip: at.flip, ..n })
             .or_else(|| self.missed(at, rel, point, work))
@@ -530,6 +536,12 @@ impl Walker<'_> {
     /// Call `f` on every move entry of the list at `at` (setup entries are not moves).
     #[inline]
     pub(crate) fn each(&self, at: At, parsed: &mut usize, mut f: impl FnMut(View)) {
+        self.each_child(at, parsed, |v, _| f(v));
+    }
+
+    /// [`Walker::each`], with each entry's child list (`LEAF`: none).
+    #[inline]
+    pub(crate) fn each_child(&self, at: At, parsed: &mut usize, mut f: impl FnMut(View, u32)) {
         // In the middle of a setup: no book position, nothing to list.
         if at.list == LEAF || at.got != 0 {
             return;
@@ -539,13 +551,16 @@ impl Walker<'_> {
             // (has a sibling, Ok(next sibling) | Err(inline children to skip over)).
             let (has_sibling, next) = if let Some((m, p, end)) = self.one_byte(pos) {
                 *parsed += end - pos;
-                f(View {
-                    point: crate::codec::from_small(p),
-                    colour: at.last.flip(),
-                    kind: MoveType::Normal,
-                    symmetric: false,
-                    reverse: false,
-                });
+                f(
+                    View {
+                        point: crate::codec::from_small(p),
+                        colour: at.last.flip(),
+                        kind: MoveType::Normal,
+                        symmetric: false,
+                        reverse: false,
+                    },
+                    if m & CHILD != 0 { list_key(end) } else { LEAF },
+                );
                 let next = if m & CHILD != 0 { Err(end) } else { Ok(end) };
                 (m & SIB != 0, next)
             } else {
@@ -554,13 +569,16 @@ impl Walker<'_> {
                 };
                 *parsed += e.end - e.start;
                 if e.setup.is_none() {
-                    f(View {
-                        point: e.point,
-                        colour: e.colour(at.last),
-                        kind: e.kind,
-                        symmetric: e.symmetric,
-                        reverse: e.reverse,
-                    });
+                    f(
+                        View {
+                            point: e.point,
+                            colour: e.colour(at.last),
+                            kind: e.kind,
+                            symmetric: e.symmetric,
+                            reverse: e.reverse,
+                        },
+                        e.children().map_or(LEAF, list_key),
+                    );
                 }
                 let next = match (e.subtree(), e.skip) {
                     (None, _) => Ok(e.end),

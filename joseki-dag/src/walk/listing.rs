@@ -3,9 +3,10 @@
 //! parsing the blob (Huffman symbols, typed and far entries, hops over subtrees). The fast mode
 //! holds every list; the small mode the long ones only (the listing of a short list is cheap).
 //!
-//! Per list, one header word (entries, colour exceptions among them, largest coordinate) then
-//! one word per move entry, in list order, as the scan lists them; an open-addressed index
-//! (list name -> header) beside it.
+//! Per list, one header word (entries, colour exceptions among them, largest coordinate), one
+//! word per move entry in list order (as the scan lists them), then each entry's child list (as
+//! `At::list` names it, so the small mode steps through a long list here); an open-addressed
+//! index (list name -> header) beside it.
 
 use super::Walker;
 use super::fast::{At, LEAF};
@@ -58,6 +59,8 @@ impl Entry {
 /// its points (every point is on a board at least that large).
 pub(crate) struct List<'l> {
     pub entries: &'l [u32],
+    /// Each entry's child list (`LEAF`: none).
+    pub children: &'l [u32],
     pub exceptions: usize,
     pub max_coord: u8,
 }
@@ -78,15 +81,18 @@ impl Listings {
         let mut words = Vec::new();
         let mut found: Vec<(u32, u32)> = Vec::new();
         let mut entries = Vec::new();
+        let mut children = Vec::new();
         for &list in lists {
             if list == LEAF {
                 continue;
             }
             entries.clear();
+            children.clear();
             let (mut exceptions, mut max_coord) = (0usize, 0u8);
             let mut parsed = 0;
             // Listed after a move of colour `Opposite`: a colour exception reads as `Opposite`.
-            w.each(At::new(list, Rel::Opposite), &mut parsed, |v| {
+            w.each_child(At::new(list, Rel::Opposite), &mut parsed, |v, child| {
+                children.push(child);
                 let exception = v.colour == Rel::Opposite;
                 exceptions += exception as usize;
                 let point = match v.point {
@@ -112,6 +118,7 @@ impl Listings {
             found.push((list, words.len() as u32));
             words.push(entries.len() as u32 | (exceptions as u32) << 12 | (max_coord as u32) << 24);
             words.extend_from_slice(&entries);
+            words.extend_from_slice(&children);
         }
         let cap = (found.len() * 2).next_power_of_two().max(4);
         let mut slots = vec![(EMPTY, 0u32); cap].into_boxed_slice();
@@ -153,9 +160,25 @@ impl Listings {
         let len = (h & 0xFFF) as usize;
         Some(List {
             entries: self.words.get(at + 1..at + 1 + len)?,
+            children: self.words.get(at + 1 + len..at + 1 + 2 * len)?,
             exceptions: (h >> 12 & 0xFFF) as usize,
             max_coord: (h >> 24) as u8,
         })
+    }
+
+    /// The child list of the move (`point`, colour `exception`) in the decoded list `list`, if
+    /// it holds it: the first such entry, as a scan finds it.
+    #[inline]
+    pub(crate) fn child(list: &List<'_>, point: Point, exception: bool) -> Option<u32> {
+        let want = match point {
+            Point::Pass => PASS,
+            Point::At { x, y } => x as u32 | (y as u32) << 8,
+        } | if exception { EXCEPTION } else { 0 };
+        let i = list
+            .entries
+            .iter()
+            .position(|&e| e & (0xFFFF | PASS | EXCEPTION) == want)?;
+        list.children.get(i).copied()
     }
 
     pub(crate) fn lists(&self) -> usize {

@@ -155,12 +155,6 @@ impl Transitions {
         }
     }
 
-    /// The table holds the moves of `list` (always, unless it is partial).
-    #[inline(always)]
-    pub(crate) fn holds(&self, list: u32) -> bool {
-        !self.partial || self.get_key((list as u64) << 32 | INDEXED_MARK).is_some()
-    }
-
     /// Only long lists are held (the small mode's index).
     pub(crate) fn partial(&self) -> bool {
         self.partial
