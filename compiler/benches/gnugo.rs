@@ -2,7 +2,9 @@
 //! - whole-board scan of patterns.db + patterns2.db (1,222 patterns, geometric import) over the
 //!   32 reference positions, both colours: `Rom::scan` (board-parallel), `Rom::scan_points`
 //!   (the per-point kernel) and the reference matcher, in wall time and in thread CPU time
-//!   (report: time per board = one iteration / 32; GNU Go's own matcher: 2.2-2.4 ms per board);
+//!   (report: time per board = one iteration / 32; GNU Go's own matcher: 2.2-2.4 ms per board),
+//!   and `ScanPlan::scan` with candidate sets over the foci (the default) against the same
+//!   plans with sets over the whole board only (`board_parallel_plan_board_sets`);
 //! - import + compile of patterns.db (with its constraints and externs; GNU Go's mkpat + gcc: 2.8 s).
 //!
 //! Reads `../shared/data/gnugo/` (GPL, never copied); prints a note and benches nothing if absent.
@@ -25,6 +27,9 @@ use thread_cpu::thread_cpu;
 enum Path {
     BoardParallel,
     Plan,
+    /// `ScanPlan::scan` with candidate sets over the whole board only (the plan scan before
+    /// sets over the foci: the baseline of the same run).
+    PlanBoardSets,
     /// `ScanPlan::scan_hits`: compact hits, not resolved.
     PlanHits,
     Points,
@@ -117,6 +122,10 @@ fn bench(c: &mut Criterion) {
         .iter()
         .map(|&c| ScanPlan::new(&rom, c).unwrap())
         .collect();
+    let board_sets: Vec<ScanPlan> = plans
+        .iter()
+        .map(|p| p.clone().without_foci_sets())
+        .collect();
     let mut slots = vec![Match::EMPTY; 8192];
     let mut hit_slots = vec![Hit::EMPTY; 8192];
     let mut scratch = Scratch::new();
@@ -125,7 +134,7 @@ fn bench(c: &mut Criterion) {
         let mut n = 0;
         for board in &boards {
             for colour in [Colour::Black, Colour::White] {
-                for (&class, plan) in classes.iter().zip(&plans) {
+                for ((&class, plan), board_plan) in classes.iter().zip(&plans).zip(&board_sets) {
                     let q = Query {
                         class,
                         perspective: colour,
@@ -135,6 +144,9 @@ fn bench(c: &mut Criterion) {
                     n += match path {
                         Path::BoardParallel => rom.scan(board, &NoHost, &q, &mut scratch, &mut out),
                         Path::Plan => plan.scan(&rom, board, &NoHost, &q, &mut scratch, &mut out),
+                        Path::PlanBoardSets => {
+                            board_plan.scan(&rom, board, &NoHost, &q, &mut scratch, &mut out)
+                        }
                         Path::PlanHits => {
                             let mut hits = HitBuf::new(&mut hit_slots);
                             plan.scan_hits(&rom, board, &NoHost, &q, &mut scratch, &mut hits)
@@ -157,6 +169,7 @@ fn bench(c: &mut Criterion) {
     let per_board = scan_all(Path::BoardParallel);
     assert_eq!(per_board, scan_all(Path::Points));
     assert_eq!(per_board, scan_all(Path::Plan));
+    assert_eq!(per_board, scan_all(Path::PlanBoardSets));
     assert_eq!(per_board, scan_all(Path::PlanHits));
     assert_eq!(per_board, scan_all(Path::Reference));
     eprintln!(
@@ -168,16 +181,19 @@ fn bench(c: &mut Criterion) {
     for plan in &plans {
         let (shared, unshared) = plan.and_counts();
         eprintln!(
-            "plan of class {} ({} items): {} trie nodes, {} plane ANDs stored ({} unshared)",
+            "plan of class {} ({} items): {} trie nodes, {} plane ANDs stored ({} unshared), \
+             sets over the foci: {}",
             plan.class().0,
             rom.class(plan.class()).unwrap().item_count(),
             plan.node_count(),
             shared,
-            unshared
+            unshared,
+            plan.over_foci()
         );
     }
     let paths = [
         ("board_parallel_plan", Path::Plan),
+        ("board_parallel_plan_board_sets", Path::PlanBoardSets),
         ("board_parallel_plan_hits", Path::PlanHits),
         ("board_parallel", Path::BoardParallel),
         ("kernel_points", Path::Points),

@@ -115,6 +115,28 @@ pub fn first_paths(tree: &Tree) -> Vec<Vec<(Rel, Point)>> {
 /// Where a walk stands after a path: its list, the colour of its last move, bytes parsed.
 type Reached = (Option<usize>, Rel, usize);
 
+/// [`first_paths`] without the paths: per path, in the same order, (the vertex its prefix
+/// reaches, the vertex it reaches, its last move, its length). No path is copied or hashed.
+fn first_steps(tree: &Tree) -> Vec<(u32, u32, (Rel, Point), usize)> {
+    let vs = tree.vertices();
+    let mut seen = vec![false; vs.len()];
+    seen[0] = true;
+    let mut out = Vec::new();
+    let mut stack: Vec<(u32, usize)> = vec![(0, 0)];
+    while let Some((v, len)) = stack.pop() {
+        for e in vs[v as usize].edges.iter().rev() {
+            let Step::Move(m) = &e.step else { continue };
+            if seen[e.to as usize] {
+                continue;
+            }
+            seen[e.to as usize] = true;
+            out.push((v, e.to, (m.colour, m.point), len + 1));
+            stack.push((e.to, len + 1));
+        }
+    }
+    out
+}
+
 pub fn encoding_stats(tree: &Tree, blob: &[u8]) -> EncodingStats {
     let l = parse_header(blob).expect("a blob we just encoded");
     // Positions per byte: Compact version 4 counts bits.
@@ -136,26 +158,21 @@ pub fn encoding_stats(tree: &Tree, blob: &[u8]) -> EncodingStats {
     let (mut parsed, mut lookups, mut steps) = (0usize, 0usize, 0usize);
     // Each first path is its prefix's plus one move, and the prefix comes first: follow the
     // last move from the prefix's end (what `Walker::parsed_for` would parse, in linear time).
-    let mut reached: std::collections::HashMap<Vec<(Rel, Point)>, Reached> =
-        std::collections::HashMap::new();
-    for p in first_paths(tree) {
-        let (prefix, step) = p.split_at(p.len() - 1);
-        let (list, last, before) = if prefix.is_empty() {
-            (w.root_list(), Rel::Opposite, 0)
-        } else {
-            match reached.get(prefix) {
-                Some(&r) => r,
-                None => continue,
-            }
+    // A first path is its vertex's, so the walk's state is kept per vertex.
+    let mut reached: Vec<Option<Reached>> = vec![None; tree.vertices().len()];
+    reached[0] = Some((w.root_list(), Rel::Opposite, 0));
+    for (from, to, step, len) in first_steps(tree) {
+        let Some((list, last, before)) = reached[from as usize] else {
+            continue;
         };
         let mut b = 0;
-        let (list, last, _, ok) = w.follow_rel_from(list, last, step.iter().copied(), &mut b);
+        let (list, last, _, ok) = w.follow_rel_from(list, last, std::iter::once(step), &mut b);
         if ok {
             let b = before + b;
             parsed += b;
             lookups += 1;
-            steps += p.len();
-            reached.insert(p, (list, last, b));
+            steps += len;
+            reached[to as usize] = Some((list, last, b));
         }
     }
     EncodingStats {

@@ -169,6 +169,7 @@ fn lens_matches_equal_gnugo_on_every_oracle_database() {
     let mut expected = 0usize;
     let mut excluded: Vec<(String, Vec<String>, usize)> = Vec::new();
     let mut raw_counts = Vec::new();
+    let mut over_foci = 0;
     for &(db, files, _mode) in DATABASES {
         let mut got = BTreeSet::new();
         let mut left_out = Vec::new();
@@ -188,6 +189,9 @@ fn lens_matches_equal_gnugo_on_every_oracle_database() {
                 .iter()
                 .map(|&c| ScanPlan::new(&rom, c).unwrap())
                 .collect();
+            // Classes whose keys stay within 8 points walk their tries with sets over the foci
+            // (anchor classes: the stones of one colour).
+            over_foci += plans.iter().filter(|p| p.over_foci()).count();
             for (id, board) in &boards {
                 for colour in [Colour::Black, Colour::White] {
                     for (&class, plan) in class_ids.iter().zip(&plans) {
@@ -288,8 +292,9 @@ fn lens_matches_equal_gnugo_on_every_oracle_database() {
         }
         raw_counts.push((db, got.len(), want.len()));
     }
-    eprintln!("raw matches (db, Lens, GNU Go): {raw_counts:?}");
+    eprintln!("raw matches (db, Lens, GNU Go): {raw_counts:?}; {over_foci} plans over the foci");
     assert!(failures.is_empty(), "{failures}");
+    assert!(over_foci > 0, "no plan walked its trie over the foci");
     let left: Vec<(&str, usize, usize)> = excluded
         .iter()
         .map(|(d, n, m)| (d.as_str(), n.len(), *m))

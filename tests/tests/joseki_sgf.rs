@@ -358,6 +358,31 @@ fn committed_packed_version_2_blob_still_decodes() {
     );
 }
 
+/// The same promise for Packed version 3 (rewritten only with `LENS_BLESS_JOSEKI` set, when
+/// Packed's version is bumped).
+#[test]
+fn committed_packed_version_3_blob_still_decodes_and_is_written_the_same() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("data")
+        .join("joseki-packed-v3-sample.bin");
+    let t = skewed_book(0x4a0e_5eed_0000_0003);
+    if std::env::var_os("LENS_BLESS_JOSEKI").is_some() {
+        std::fs::write(&path, encode(&t, Encoding::Packed)).unwrap();
+    }
+    let bytes = std::fs::read(&path).expect("tests/data/joseki-packed-v3-sample.bin is committed");
+    assert_eq!((bytes[2], bytes[3]), (3, 2), "a Packed version 3 blob");
+    assert_eq!(
+        decode(&bytes).unwrap(),
+        t,
+        "a version 3 blob must keep decoding"
+    );
+    assert_eq!(
+        encode(&t, Encoding::Packed),
+        bytes,
+        "the Packed writer changed: bump its version and commit a sample of the new one"
+    );
+}
+
 #[test]
 fn compact_version_4_and_version_3_blobs_decode_and_walk_alike() {
     use lens_joseki::codec::encode_compact_with_skip;

@@ -120,14 +120,19 @@ fn check<B: BoardView>(
     let mut a = MatchBuf::new(fast);
     assert_eq!(plan.scan(rom, board, &NoHost, q, scratch, &mut a), nc);
     assert_eq!(a.as_slice(), c.as_slice(), "plan scan vs reference: {q:?}");
-    let mut a = MatchBuf::new(fast);
-    if let Some(n) = plan.scan_parallel(rom, board, &NoHost, q, scratch, &mut a) {
-        assert_eq!(n, nc);
-        assert_eq!(
-            a.as_slice(),
-            c.as_slice(),
-            "plan planes vs reference: {q:?}"
-        );
+    // The plan's planes forced, with sets over the foci (when the plan has them and the foci
+    // fit) and over the whole board.
+    for plan in [plan, &plan.clone().without_foci_sets()] {
+        let mut a = MatchBuf::new(fast);
+        if let Some(n) = plan.scan_parallel(rom, board, &NoHost, q, scratch, &mut a) {
+            assert_eq!(n, nc);
+            assert_eq!(
+                a.as_slice(),
+                c.as_slice(),
+                "plan planes (over foci: {}) vs reference: {q:?}",
+                plan.over_foci()
+            );
+        }
     }
     // Compact hits, resolved, are the same matches in the same order.
     let mut hit_slots = vec![lens_vm::matching::Hit::EMPTY; c.len() + 1];
@@ -225,6 +230,8 @@ fn scans_equal_reference(bytes: Vec<u8>, tables: bool) {
         .map(|c| lens_vm::matching::ScanPlan::new(&rom, ClassId(c as u32)).unwrap())
         .collect();
     assert!(plans.iter().all(|p| p.fits(&rom)));
+    // Packed classes (keys within 3 points) take the sets over the foci.
+    assert!(plans.iter().any(|p| p.over_foci()));
     let facts: Vec<_> = (0..rom.class_count())
         .map(|c| lens_vm::matching::HitPlan::new(&rom, ClassId(c as u32)).unwrap())
         .collect();

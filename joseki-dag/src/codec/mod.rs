@@ -246,6 +246,7 @@ pub(crate) fn parse_header(bytes: &[u8]) -> Result<Layout<'_>, DecodeError> {
     let known = match bytes[3] {
         0 => (1..=fotland::VERSION_PASS_IN_TABLE).contains(&version),
         1 => (1..=compact::HUFFMAN_VERSION).contains(&version),
+        2 => version == 1 || (VERSION..=packed::VERSION).contains(&version),
         _ => version == 1 || version == VERSION,
     };
     if !known {
@@ -504,7 +505,7 @@ pub fn encode(tree: &Tree, enc: Encoding) -> Vec<u8> {
         // Fotland's table may hold the pass from version 3; Compact and Packed stay at 2.
         Encoding::Fotland => fotland::VERSION_PASS_IN_TABLE,
         Encoding::Compact => COMPACT_VERSION,
-        Encoding::Packed => VERSION,
+        Encoding::Packed => packed::VERSION,
     });
     out.push(enc.id());
     write_varint(&mut out, tree.tree_moves(), varint_len(tree.tree_moves()));
@@ -561,19 +562,23 @@ pub fn encoding_of(bytes: &[u8]) -> Result<Encoding, DecodeError> {
     Ok(parse_header(bytes)?.enc)
 }
 
-/// A packed blob's move count and payload offset; `None` for other blobs.
-fn packed_header(bytes: &[u8]) -> Result<Option<(u64, usize)>, DecodeError> {
-    if bytes.len() >= 4 && &bytes[0..2] == MAGIC && bytes[2] == VERSION && bytes[3] == 2 {
+/// A packed blob's version, move count and payload offset; `None` for other blobs.
+fn packed_header(bytes: &[u8]) -> Result<Option<(u8, u64, usize)>, DecodeError> {
+    if bytes.len() >= 4
+        && &bytes[0..2] == MAGIC
+        && (VERSION..=packed::VERSION).contains(&bytes[2])
+        && bytes[3] == 2
+    {
         let (tree_moves, pos) = read_varint(bytes, 4)?;
-        return Ok(Some((tree_moves, pos)));
+        return Ok(Some((bytes[2], tree_moves, pos)));
     }
     Ok(None)
 }
 
 /// Decode a blob back into the tree it was encoded from (exact: `decode(encode(t)) == t`).
 pub fn decode(bytes: &[u8]) -> Result<Tree, DecodeError> {
-    if let Some((tree_moves, pos)) = packed_header(bytes)? {
-        return packed::decode(bytes, pos, tree_moves);
+    if let Some((version, tree_moves, pos)) = packed_header(bytes)? {
+        return packed::decode(bytes, pos, tree_moves, version);
     }
     let l = parse_header(bytes)?;
     // Version 4 positions are bits: errors name the byte.

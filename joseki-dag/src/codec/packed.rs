@@ -2,18 +2,22 @@
 //! adaptive context models. Not walkable: [`super::unpack`] decodes it once into a Compact blob.
 //!
 //! ```text
-//! after the common header: n, the largest coordinate (1..=25), fnv1a-32 of the payload (4
-//! bytes LE), then the payload: the range coder's u32 words (LE). Per entry, depth-first:
+//! after the common header (version 3; version 2 blobs still decode): n, the largest
+//! coordinate (1..=25), fnv1a-32 of the payload (4 bytes LE), then the payload: the range
+//! coder's u32 words (LE). Per entry, depth-first:
 //!   structure (has_sibling, has_child)   context: depth (capped), first in its list
 //!   flags: pointer, setup, colour exception, symmetric, colour-reverse (5 bits, one symbol)
 //!   pointer: the ordinal of the shared list (uniform over the lists opened so far)
-//!   setup:   stone count (10 bits), 2 bytes per stone (uniform)
-//!   move:    type (context: the parent move's type), point (pass or x, y in 1..=n): a blend
-//!            of order-2 (grandparent, parent points), order-1 (parent) and order-0 counts;
-//!            points already on the line or already coded in this list are down-weighted
+//!   setup:   v3: stone count (adaptive, 15 escapes to 10 bits), per stone its colour
+//!            (adaptive) and x, y uniform over 1..=25; v2: count (10 bits), 2 uniform bytes
+//!   move:    type: v3 context the types of the parent and grandparent moves, first in the
+//!            list; v2 the parent's type
+//!            point (pass or x, y in 1..=n): v3 `Points3` (relative contexts, integer
+//!            arithmetic); v2 `Points`, a blend of order-2, order-1 and order-0 counts
 //! ```
-//! Probabilities are 24-bit fixed point, computed with integer and plain f64 arithmetic only
-//! (no transcendental functions), so encoder and decoder agree on every platform.
+//! Probabilities are 24-bit fixed point. Version 3 computes them with integers only; version
+//! 2 with integer and plain f64 arithmetic (no transcendental functions). Either way encoder
+//! and decoder agree on every platform.
 
 use super::{DecodeError, PEntry, err};
 use crate::model::{Edge, Move, MoveType, Point, Rel, SetupStone, Step, Tree, Vertex};
@@ -23,6 +27,9 @@ use constriction::stream::{Decode, Encode};
 use std::collections::HashMap;
 use std::num::NonZeroU32;
 
+/// Packed's version: 3, integer models with relative contexts. Version 2 blobs (the first
+/// model, with f64 blending) still decode.
+pub(crate) const VERSION: u8 = 3;
 const PRECISION: usize = 24;
 const ONE: u64 = 1 << PRECISION;
 /// Point symbols: 0 pass, 1 + (x-1)*n + (y-1), where n (<= 25) is the largest coordinate
@@ -51,6 +58,35 @@ impl Quantized {
         for v in p {
             c += v;
             cdf.push(c as u32);
+        }
+        Quantized { cdf }
+    }
+    /// From integer weights (version 3: no floating point at all). Every symbol gets at least
+    /// 1/2^24; the rest is shared in proportion, through one 32.32 fixed-point reciprocal of
+    /// the total (a division per symbol cost more than the rest of the model).
+    fn from_ints(weights: &[u64]) -> Quantized {
+        let k = weights.len() as u64;
+        let total: u128 = weights.iter().map(|&w| w as u128).sum::<u128>().max(1);
+        // Weights below 2^40, so that each product below stays under 2^64.
+        let shift = (128 - total.leading_zeros()).saturating_sub(40);
+        let total = ((total >> shift) as u64).max(1);
+        let scale = ((ONE - k) << 32) / total;
+        let mut cdf = Vec::with_capacity(weights.len() + 1);
+        cdf.push(0u32);
+        let (mut c, mut top, mut best) = (0u64, 0, 0u64);
+        for (i, &w) in weights.iter().enumerate() {
+            // w >> shift <= total, so the product is at most (ONE - k) << 32.
+            let p = 1 + (((w >> shift) * scale) >> 32);
+            if p > best {
+                (top, best) = (i, p);
+            }
+            c += p;
+            cdf.push(c as u32);
+        }
+        // Rounding leaves a remainder: give it to the first most likely symbol.
+        let rest = (ONE - c) as u32;
+        for v in &mut cdf[top + 1..] {
+            *v += rest;
         }
         Quantized { cdf }
     }
@@ -98,7 +134,15 @@ impl Small {
             counts: HashMap::new(),
         }
     }
-    fn model(&self, ctx: usize) -> Quantized {
+    fn model(&self, ctx: usize, v3: bool) -> Quantized {
+        if v3 {
+            // Counts + 0.4, in fifths.
+            let w: Vec<u64> = match self.counts.get(&ctx) {
+                Some(c) => c.iter().map(|&n| 5 * n as u64 + 2).collect(),
+                None => vec![1; self.k],
+            };
+            return Quantized::from_ints(&w);
+        }
         let w: Vec<f64> = match self.counts.get(&ctx) {
             Some(c) => c.iter().map(|&n| n as f64 + 0.4).collect(),
             None => vec![1.0; self.k],
@@ -250,6 +294,218 @@ impl Points {
     }
 }
 
+/// Version 3's point context: the last two points played on the line (passes skipped) and
+/// whether the move before this one was a pass.
+#[derive(Clone, Copy, Default)]
+struct Ctx3 {
+    a3: usize,
+    a2: usize,
+    a1: usize,
+    after_pass: bool,
+}
+
+/// Version 3's point model, integer arithmetic only. The components of the blend, each given
+/// the share `n / (n + K)` (its sample count `n`) of the mass the ones before it left:
+/// order 2 (the last two points), relative order 1 (the step a2 -> a1, a shape anywhere on
+/// the board, predicts the step a1 -> point), order 1 (a1), then what is left split between
+/// the relative order 0 (the step from a1) and the absolute order 0 with a floor. Contexts are
+/// folded about the diagonal as in version 2; a pass before the move is part of every
+/// absolute context (the other side's reply to a tenuki is elsewhere).
+struct Points3 {
+    n: usize,
+    o0: Vec<u32>,
+    n0: u32,
+    rel: Vec<u32>,
+    nrel: u32,
+    o1: HashMap<usize, Counts>,
+    o2: HashMap<(usize, usize), Counts>,
+    r1: HashMap<usize, Counts>,
+    r2: HashMap<(usize, usize), Counts>,
+    /// Offsets from a2 (the same side's previous move when play alternates).
+    rel2: Vec<u32>,
+    nrel2: u32,
+}
+
+/// Fixed-point shares: 1 = 1 << 16.
+const SHARE: u64 = 1 << 16;
+
+fn share(n: u32, k: u64) -> u64 {
+    (n as u64 * SHARE) / (n as u64 + k)
+}
+
+/// A context's share from its count `n` and distinct symbols `d` (PPM's escape estimate):
+/// a context that always saw the same few symbols is trusted sooner.
+fn share_d(e: &Counts, (k, kd): (u64, u64)) -> u64 {
+    let n = e.0 as u64;
+    (n * SHARE) / (n + k + kd * e.1.len() as u64 / 4)
+}
+
+impl Points3 {
+    /// Order 2: share n / (n + 6 + 4 d), d its distinct points.
+    const K2: (u64, u64) = (6, 16);
+    /// Relative order 2 (the last two steps): n / (n + 6 + 4 d), at most 0.61.
+    const KR2: (u64, u64) = (6, 16);
+    const WR2: u64 = 40_000;
+    /// Relative order 1: n / (n + 64), at most 0.4.
+    const KR1: (u64, u64) = (64, 0);
+    const WR1: u64 = 26_214;
+    /// Order 1: n / (n + 256).
+    const K1: (u64, u64) = (256, 0);
+    /// Relative order 0: half of n / (n + 8); the same from a2: n / (n + 8) x 0.12.
+    const KR0: u64 = 8;
+    const WA2: u64 = 8_000;
+    /// Points on the line or already coded in the list: weight / 20.
+    const AVOID: u64 = 20;
+
+    fn new(n: usize) -> Points3 {
+        Points3 {
+            n,
+            o0: vec![0; 1 + n * n],
+            n0: 0,
+            rel: vec![0; (2 * n - 1) * (2 * n - 1)],
+            nrel: 0,
+            o1: HashMap::new(),
+            o2: HashMap::new(),
+            r1: HashMap::new(),
+            r2: HashMap::new(),
+            rel2: vec![0; (2 * n - 1) * (2 * n - 1)],
+            nrel2: 0,
+        }
+    }
+    /// The folded keys: (transpose?, a2, a1 with the pass bit, relative step key, the step
+    /// before it).
+    fn keys(&self, c: &Ctx3) -> (bool, usize, usize, Option<usize>, Option<usize>) {
+        let n = self.n;
+        let t = folds(n, c.a2, c.a1);
+        let f = |s: usize| if t { transpose(n, s) } else { s };
+        let (a3, a2, a1) = (f(c.a3), f(c.a2), f(c.a1));
+        let step = offset(n, a2, a1).map(|o| o << 1 | c.after_pass as usize);
+        (
+            t,
+            a2,
+            a1 | (c.after_pass as usize) << 12,
+            step,
+            offset(n, a3, a2),
+        )
+    }
+    fn model(&self, c: &Ctx3, avoid: &[u16]) -> Quantized {
+        let n = self.n;
+        let points = 1 + n * n;
+        let (t, a2, k1, step, step2) = self.keys(c);
+        let f = |s: usize| if t { transpose(n, s) } else { s };
+        let a1 = f(c.a1);
+        let (m, width) = (n as i32 - 1, 2 * n as i32 - 1);
+        let (px, py) = xy(n, a1);
+        // The point at offset index `o` from a1, if on the board.
+        let at = |o: usize| -> Option<usize> {
+            let (dx, dy) = ((o as i32) / width - m, (o as i32) % width - m);
+            let (x, y) = (px + dx, py + dy);
+            (x >= 0 && y >= 0 && x < n as i32 && y < n as i32)
+                .then(|| 1 + x as usize * n + y as usize)
+        };
+        let mut w = vec![0u64; points];
+        let mut left: u64 = 1 << 32;
+        if let Some(e) = self.o2.get(&(a2, k1)) {
+            let take = left * share_d(e, Self::K2) / SHARE;
+            left -= take;
+            for &(s, cnt) in &e.1 {
+                w[s as usize] += take * cnt as u64 / e.0 as u64;
+            }
+        }
+        if a1 != 0
+            && let Some(e) = step.zip(step2).and_then(|k| self.r2.get(&k))
+        {
+            let take = left * (share_d(e, Self::KR2) * Self::WR2 / SHARE) / SHARE;
+            left -= take;
+            for &(o, cnt) in &e.1 {
+                if let Some(s) = at(o as usize) {
+                    w[s] += take * cnt as u64 / e.0 as u64;
+                }
+            }
+        }
+        if a1 != 0
+            && let Some(e) = step.and_then(|k| self.r1.get(&k))
+        {
+            let take = left * (share_d(e, Self::KR1) * Self::WR1 / SHARE) / SHARE;
+            left -= take;
+            for &(o, cnt) in &e.1 {
+                if let Some(s) = at(o as usize) {
+                    w[s] += take * cnt as u64 / e.0 as u64;
+                }
+            }
+        }
+        if let Some(e) = self.o1.get(&k1) {
+            let take = left * share_d(e, Self::K1) / SHARE;
+            left -= take;
+            for &(s, cnt) in &e.1 {
+                w[s as usize] += take * cnt as u64 / e.0 as u64;
+            }
+        }
+        // The dense components: one reciprocal each (16 more bits), no division per point.
+        let relative =
+            |w: &mut [u64], take: u64, table: &[u32], total: u32, (bx, by): (i32, i32)| {
+                let q = (take << 16) / total as u64;
+                for x in 0..n as i32 {
+                    let row = ((x + m - bx) * width + m - by) as usize;
+                    let (table, w) = (&table[row..row + n], &mut w[1 + x as usize * n..][..n]);
+                    for (v, &c) in w.iter_mut().zip(table) {
+                        *v += (q * c as u64) >> 16;
+                    }
+                }
+            };
+        if a1 != 0 && self.nrel > 0 {
+            let take = left * share(self.nrel, Self::KR0) / 2 / SHARE;
+            left -= take;
+            relative(&mut w, take, &self.rel, self.nrel, (px, py));
+        }
+        if a2 != 0 && self.nrel2 > 0 {
+            let take = left * (share(self.nrel2, Self::KR0) * Self::WA2 / SHARE) / SHARE;
+            left -= take;
+            relative(&mut w, take, &self.rel2, self.nrel2, xy(n, a2));
+        }
+        // Absolute order 0 with a floor of 1/50 of a count, so every point stays possible.
+        let q = (left << 16) / (50 * self.n0 as u64 + points as u64);
+        for (v, &c) in w.iter_mut().zip(&self.o0) {
+            *v += (q * (50 * c as u64 + 1)) >> 16;
+        }
+        for &s in avoid {
+            w[f(s as usize)] /= Self::AVOID;
+        }
+        if t {
+            let mut real = vec![0; points];
+            for (s, v) in w.into_iter().enumerate() {
+                real[transpose(n, s)] = v;
+            }
+            w = real;
+        }
+        Quantized::from_ints(&w)
+    }
+    fn update(&mut self, c: &Ctx3, s: usize) {
+        let n = self.n;
+        let (t, a2, k1, step, step2) = self.keys(c);
+        let s = if t { transpose(n, s) } else { s };
+        let a1 = if t { transpose(n, c.a1) } else { c.a1 };
+        self.o0[s] += 1;
+        self.n0 += 1;
+        if let Some(o) = offset(n, a1, s) {
+            self.rel[o] += 1;
+            self.nrel += 1;
+            if let Some(k) = step {
+                bump(self.r1.entry(k).or_default(), o);
+                if let Some(k2) = step2 {
+                    bump(self.r2.entry((k, k2)).or_default(), o);
+                }
+            }
+        }
+        if let Some(o) = offset(n, a2, s) {
+            self.rel2[o] += 1;
+            self.nrel2 += 1;
+        }
+        bump(self.o1.entry(k1).or_default(), s);
+        bump(self.o2.entry((a2, k1)).or_default(), s);
+    }
+}
+
 fn bump(e: &mut (u32, Vec<(u16, u32)>), s: usize) {
     e.0 += 1;
     match e.1.iter_mut().find(|x| x.0 as usize == s) {
@@ -286,22 +542,61 @@ fn span(plan: &[PEntry<'_>]) -> usize {
     n
 }
 
-/// All the adaptive models.
+/// All the adaptive models; `v3` picks version 3's (integer) models, else version 2's.
 struct Models {
+    v3: bool,
     structure: Small,
     flags: Small,
     kind: Small,
     points: Points,
+    points3: Points3,
+    /// Version 3's setup stones: count (15 = escape to 10 bits), colour (same, opposite,
+    /// removed), then x and y uniform over 1..=25.
+    stones: Small,
+    stone_colour: Small,
 }
 
 impl Models {
-    fn new(n: usize) -> Models {
+    fn new(n: usize, version: u8) -> Models {
         Models {
+            v3: version >= 3,
             structure: Small::new(4),
             flags: Small::new(32),
             kind: Small::new(8),
             points: Points::new(n),
+            points3: Points3::new(n),
+            stones: Small::new(16),
+            stone_colour: Small::new(3),
         }
+    }
+    fn point(&self, l: &List, avoid: &[u16]) -> Quantized {
+        if self.v3 {
+            self.points3.model(&l.ctx, avoid)
+        } else {
+            self.points.model(l.grandparent, l.parent, avoid)
+        }
+    }
+    fn point_update(&mut self, l: &List, s: usize) {
+        if self.v3 {
+            self.points3.update(&l.ctx, s);
+        } else {
+            self.points.update(l.grandparent, l.parent, s);
+        }
+    }
+    fn structure(&self, l: &List, depth: usize) -> (usize, Quantized) {
+        let c = l.structure_ctx(depth);
+        (c, self.structure.model(c, self.v3))
+    }
+    fn kind(&self, l: &List) -> (usize, Quantized) {
+        let c = if self.v3 {
+            l.kind_ctx()
+        } else {
+            l.parent_kind as usize
+        };
+        (c, self.kind.model(c, self.v3))
+    }
+    fn flags(&self) -> Quantized {
+        self.flags.model(0, self.v3)
     }
 }
 
@@ -314,6 +609,10 @@ struct List {
     parent: usize,
     grandparent: usize,
     parent_kind: u8,
+    /// The type of the move before the parent.
+    gp_kind: u8,
+    /// Version 3's point context.
+    ctx: Ctx3,
     first: bool,
     /// Points coded so far in this list.
     coded: Vec<u16>,
@@ -330,6 +629,8 @@ impl List {
             parent: 0,
             grandparent: 0,
             parent_kind: 0,
+            gp_kind: 0,
+            ctx: Ctx3::default(),
             first: true,
             coded: Vec::new(),
             resume: false,
@@ -343,16 +644,39 @@ impl List {
         } else {
             (self.parent, sym)
         };
+        let ctx = match (setup, sym) {
+            (true, _) => self.ctx,
+            (false, 0) => Ctx3 {
+                after_pass: true,
+                ..self.ctx
+            },
+            (false, s) => Ctx3 {
+                a3: self.ctx.a2,
+                a2: self.ctx.a1,
+                a1: s,
+                after_pass: false,
+            },
+        };
         List {
             v,
             pc,
             parent,
             grandparent,
             parent_kind: kind,
+            gp_kind: if setup {
+                self.gp_kind
+            } else {
+                self.parent_kind
+            },
+            ctx,
             first: true,
             coded: Vec::new(),
             resume: false,
         }
+    }
+    /// Version 3's type context: the types of the two moves before, first in the list.
+    fn kind_ctx(&self) -> usize {
+        (self.parent_kind as usize * 8 + self.gp_kind as usize) * 2 + self.first as usize
     }
     fn structure_ctx(&self, depth: usize) -> usize {
         depth.min(MAX_DEPTH_CTX) * 2 + self.first as usize
@@ -382,6 +706,11 @@ fn fnv1a(bytes: &[u8]) -> u32 {
 }
 
 pub(crate) fn encode(plan: &[PEntry<'_>], out: &mut Vec<u8>) {
+    encode_version(plan, out, VERSION);
+}
+
+/// The payload with version `version`'s models (tests write version 2 blobs with it).
+fn encode_version(plan: &[PEntry<'_>], out: &mut Vec<u8>, version: u8) {
     if plan.is_empty() {
         out.push(1);
         out.extend_from_slice(&fnv1a(&[]).to_le_bytes());
@@ -393,18 +722,22 @@ pub(crate) fn encode(plan: &[PEntry<'_>], out: &mut Vec<u8>) {
             .expect("every symbol has a nonzero probability");
     };
     let n = span(plan);
-    let mut models = Models::new(n);
+    let mut models = Models::new(n, version);
     let mut stack: Vec<List> = Vec::new();
     let mut top = List::root();
     // List ordinal of every list head (entry index), for pointers.
     let mut ordinal_of: HashMap<usize, usize> = HashMap::new();
     let mut lists = 0usize;
-    let (bit, byte) = (Quantized::uniform(2), Quantized::uniform(256));
+    let (bit, byte, coord) = (
+        Quantized::uniform(2),
+        Quantized::uniform(256),
+        Quantized::uniform(25),
+    );
     for (i, p) in plan.iter().enumerate() {
         let depth = stack.len();
-        let sctx = top.structure_ctx(depth);
+        let (sctx, q) = models.structure(&top, depth);
         let s = (p.has_sibling as usize) << 1 | p.has_child as usize;
-        put(s, &models.structure.model(sctx));
+        put(s, &q);
         models.structure.update(sctx, s);
         let (m, setup) = match &p.edge.step {
             Step::Move(m) => (Some(m), None),
@@ -415,7 +748,7 @@ pub(crate) fn encode(plan: &[PEntry<'_>], out: &mut Vec<u8>) {
             | (p.colour_exception() as usize) << 2
             | (m.is_some_and(|m| m.symmetric) as usize) << 3
             | (m.is_some_and(|m| m.colour_reverse) as usize) << 4;
-        put(flags, &models.flags.model(0));
+        put(flags, &models.flags());
         models.flags.update(0, flags);
         if let Some(t) = p.ptr_target {
             let ord = ordinal_of[&t];
@@ -424,6 +757,28 @@ pub(crate) fn encode(plan: &[PEntry<'_>], out: &mut Vec<u8>) {
             }
         }
         let (sym, kind) = match (m, setup) {
+            (_, Some(stones)) if models.v3 => {
+                let c = stones.len().min(15);
+                put(c, &models.stones.model(0, true));
+                models.stones.update(0, c);
+                if c == 15 {
+                    for b in (0..10).rev() {
+                        put(stones.len() >> b & 1, &bit);
+                    }
+                }
+                for st in stones {
+                    let colour = match st.colour {
+                        Some(Rel::Same) => 0,
+                        Some(Rel::Opposite) => 1,
+                        None => 2,
+                    };
+                    put(colour, &models.stone_colour.model(0, true));
+                    models.stone_colour.update(0, colour);
+                    put(st.x as usize - 1, &coord);
+                    put(st.y as usize - 1, &coord);
+                }
+                (top.parent, top.parent_kind)
+            }
             (_, Some(stones)) => {
                 for b in (0..10).rev() {
                     put(stones.len() >> b & 1, &bit);
@@ -437,15 +792,13 @@ pub(crate) fn encode(plan: &[PEntry<'_>], out: &mut Vec<u8>) {
             }
             (Some(m), None) => {
                 let k = m.kind.bits() as usize;
-                put(k, &models.kind.model(top.parent_kind as usize));
-                models.kind.update(top.parent_kind as usize, k);
+                let (kctx, q) = models.kind(&top);
+                put(k, &q);
+                models.kind.update(kctx, k);
                 let sym = point_sym(n, m.point);
                 let avoid = line_points(&stack, &top);
-                put(
-                    sym,
-                    &models.points.model(top.grandparent, top.parent, &avoid),
-                );
-                models.points.update(top.grandparent, top.parent, sym);
+                put(sym, &models.point(&top, &avoid));
+                models.point_update(&top, sym);
                 top.coded.push(sym as u16);
                 (sym, k as u8)
             }
@@ -486,7 +839,12 @@ pub(crate) fn encode(plan: &[PEntry<'_>], out: &mut Vec<u8>) {
 }
 
 /// Decode the payload starting at `pos` (after the common header).
-pub(crate) fn decode(bytes: &[u8], pos: usize, tree_moves: u64) -> Result<Tree, DecodeError> {
+pub(crate) fn decode(
+    bytes: &[u8],
+    pos: usize,
+    tree_moves: u64,
+    version: u8,
+) -> Result<Tree, DecodeError> {
     let n = match bytes.get(pos) {
         Some(&n) if (1..=25).contains(&n) => n as usize,
         Some(_) => return err(pos, "largest coordinate outside 1..=25"),
@@ -520,22 +878,26 @@ pub(crate) fn decode(bytes: &[u8], pos: usize, tree_moves: u64) -> Result<Tree, 
     };
     // A bound on entries, so garbage cannot run long: generous for any real dictionary.
     let max_entries = 64 * payload.len() + 64;
-    let mut models = Models::new(n);
+    let mut models = Models::new(n, version);
     let mut stack: Vec<List> = Vec::new();
     let mut top = List::root();
     let mut list_vertex: Vec<u32> = Vec::new();
     let mut finished: Vec<bool> = vec![false];
-    let (bit, byte) = (Quantized::uniform(2), Quantized::uniform(256));
+    let (bit, byte, coord) = (
+        Quantized::uniform(2),
+        Quantized::uniform(256),
+        Quantized::uniform(25),
+    );
     for _ in 0..max_entries {
         let depth = stack.len();
         if depth > 100_000 {
             return err(at, "lists nested too deep");
         }
-        let sctx = top.structure_ctx(depth);
-        let s = get(&models.structure.model(sctx))?;
+        let (sctx, q) = models.structure(&top, depth);
+        let s = get(&q)?;
         models.structure.update(sctx, s);
         let (has_sibling, has_child) = (s & 2 != 0, s & 1 != 0);
-        let flags = get(&models.flags.model(0))?;
+        let flags = get(&models.flags())?;
         models.flags.update(0, flags);
         let (ptr, setup, colexc, sym_flag, rev) = (
             flags & 1 != 0,
@@ -562,7 +924,25 @@ pub(crate) fn decode(bytes: &[u8], pos: usize, tree_moves: u64) -> Result<Tree, 
         } else {
             None
         };
-        let (step, sym, kind) = if setup {
+        let (step, sym, kind) = if setup && models.v3 {
+            let mut n = get(&models.stones.model(0, true))?;
+            models.stones.update(0, n);
+            if n == 15 {
+                n = 0;
+                for _ in 0..10 {
+                    n = n << 1 | get(&bit)?;
+                }
+            }
+            let mut stones = Vec::with_capacity(n);
+            for _ in 0..n {
+                let c = get(&models.stone_colour.model(0, true))?;
+                models.stone_colour.update(0, c);
+                let colour = [Some(Rel::Same), Some(Rel::Opposite), None][c.min(2)];
+                let (x, y) = (get(&coord)? as u8 + 1, get(&coord)? as u8 + 1);
+                stones.push(SetupStone { x, y, colour });
+            }
+            (Step::Setup(stones), top.parent, top.parent_kind)
+        } else if setup {
             let mut n = 0usize;
             for _ in 0..10 {
                 n = n << 1 | get(&bit)?;
@@ -584,11 +964,12 @@ pub(crate) fn decode(bytes: &[u8], pos: usize, tree_moves: u64) -> Result<Tree, 
             }
             (Step::Setup(stones), top.parent, top.parent_kind)
         } else {
-            let k = get(&models.kind.model(top.parent_kind as usize))?;
-            models.kind.update(top.parent_kind as usize, k);
+            let (kctx, q) = models.kind(&top);
+            let k = get(&q)?;
+            models.kind.update(kctx, k);
             let avoid = line_points(&stack, &top);
-            let sym = get(&models.points.model(top.grandparent, top.parent, &avoid))?;
-            models.points.update(top.grandparent, top.parent, sym);
+            let sym = get(&models.point(&top, &avoid))?;
+            models.point_update(&top, sym);
             top.coded.push(sym as u16);
             let colour = if colexc { top.pc } else { top.pc.flip() };
             let mut m =
@@ -675,14 +1056,55 @@ mod tests {
         }
     }
 
+    /// A blob with version `version`'s models, header included.
+    fn blob_of(t: &Tree, version: u8) -> Vec<u8> {
+        let mut out = vec![b'L', b'J', version, Encoding::Packed.id()];
+        crate::codec::write_varint(
+            &mut out,
+            t.tree_moves(),
+            crate::codec::varint_len(t.tree_moves()),
+        );
+        encode_version(&crate::codec::plan(t), &mut out, version);
+        out
+    }
+
+    #[test]
+    fn version_3_is_written_and_version_2_still_decodes() {
+        let t = sample();
+        let (v2, v3) = (blob_of(&t, 2), encode(&t, Encoding::Packed));
+        assert_eq!(
+            v3,
+            blob_of(&t, VERSION),
+            "the writer uses version 3's models"
+        );
+        assert_eq!((v2[2], v3[2]), (2, 3));
+        assert_ne!(v2[4..], v3[4..], "the two models code differently");
+        assert_eq!(decode(&v2).unwrap(), t);
+        assert_eq!(decode(&v3).unwrap(), t);
+        // A version 2 payload read as version 3 (or the reverse) is caught, not a panic.
+        for (mut b, v) in [(v2, 3), (v3, 2)] {
+            b[2] = v;
+            assert!(decode(&b).map_or(true, |d| d != t), "version byte {v}");
+        }
+        // An unknown version is refused at its offset.
+        let mut b = encode(&t, Encoding::Packed);
+        b[2] = 4;
+        assert_eq!(decode(&b).unwrap_err().offset, 2);
+    }
+
     #[test]
     fn mutated_packed_blobs_give_errors_never_panics() {
-        let blob = encode(&sample(), Encoding::Packed);
+        for version in [VERSION, 2] {
+            mutations(&blob_of(&sample(), version));
+        }
+    }
+
+    fn mutations(blob: &[u8]) {
         let payload_at = 4 + crate::codec::varint_len(sample().tree_moves()) + 1 + 4;
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
         let (mut caught, mut garbage_ok) = (0, 0);
         for round in 0..3000 {
-            let mut m = blob.clone();
+            let mut m = blob.to_vec();
             let i = rng.below(m.len());
             match rng.below(3) {
                 0 => m[i] ^= 1 << rng.below(8),

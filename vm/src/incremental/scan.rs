@@ -445,37 +445,44 @@ impl Index {
         self.grid[(dy + self.span) as usize * self.side + (dx + self.span) as usize]
     }
 
-    /// Calls `f` with every member of `b` that the 3x3 states `st` allow.
+    /// Calls `f` with every member of `b` that the 3x3 states `st` allow and whose window
+    /// masks `win` accepts.
     #[inline(always)]
-    fn filter(&self, b: Bucket, st: &[u8; FILTERED], mut f: impl FnMut(usize)) {
+    fn filter(
+        &self,
+        b: Bucket,
+        st: &[u8; FILTERED],
+        mut win: impl FnMut(&[u64; 4]) -> bool,
+        mut f: impl FnMut(usize),
+    ) {
         let words = (b.len as usize).div_ceil(64);
         let rows = &self.rows[b.rows as usize..b.rows as usize + words * ROWS];
         let members = &self.members[b.members as usize..(b.members + b.len) as usize];
         for (w, row) in rows.chunks_exact(ROWS).enumerate() {
             let mut acc = u64::MAX;
+            // Out after any point that empties the word: a row read is likelier a cache
+            // miss than the branch a mispredict.
             for (i, &s) in st.iter().enumerate() {
                 acc &= row[4 * i + s as usize];
-                if (i == 3 || i == 8) && acc == 0 {
+                if i >= 3 && acc == 0 {
                     break;
                 }
             }
             while acc != 0 {
                 let j = w * 64 + acc.trailing_zeros() as usize;
                 acc &= acc - 1;
-                f(members[j] as usize);
+                let r = members[j] as usize;
+                if win(&self.win[r]) {
+                    f(r);
+                }
             }
         }
     }
 
-    /// Whether every cell of entry `r` holds at focus `(x, y)`, whose window is `view`: the
-    /// 7x7 masks, then the cells beyond.
+    /// Whether every cell of entry `r` beyond the 7x7 window holds at focus `(x, y)` (the
+    /// caller checked the window with [`View7::holds`]).
     #[inline]
-    fn holds(&self, view: &View7, snap: &Snapshot, r: usize, x: i32, y: i32) -> bool {
-        let m = &self.win[r];
-        let p = &view.0;
-        if (p[0] & m[0]) | (p[1] & m[1]) | (p[2] & m[2]) | (p[3] & m[3]) != 0 {
-            return false;
-        }
+    fn holds_far(&self, snap: &Snapshot, r: usize, x: i32, y: i32) -> bool {
         let cells = &self.cells[self.far[r] as usize..self.starts[r + 1] as usize];
         cells
             .iter()
@@ -552,6 +559,13 @@ impl View7 {
         }
         let all = (1u64 << 49) - 1;
         View7([f, o, on & !(f | o), all & !on])
+    }
+
+    /// Whether an entry with window masks `m` ([`Index::win`]) holds in this window.
+    #[inline(always)]
+    fn holds(&self, m: &[u64; 4]) -> bool {
+        let p = &self.0;
+        (p[0] & m[0]) | (p[1] & m[1]) | (p[2] & m[2]) | (p[3] & m[3]) == 0
     }
 }
 
@@ -719,9 +733,12 @@ impl IncrementalScan {
         read_states(snap, x, y, 2, &mut st[9..]);
         let all = ix.buckets[ix.buckets.len() - ALL + st[0] as usize * 4 + st[3] as usize];
         let view = View7::cut(snap, x, y);
-        ix.filter(all, &st, |r| {
+        let win = |m: &[u64; 4]| {
             verified += 1;
-            if ix.holds(&view, snap, r, x, y) {
+            view.holds(m)
+        };
+        ix.filter(all, &st, win, |r| {
+            if ix.holds_far(snap, r, x, y) {
                 hits[r / 64] |= 1 << (r % 64);
                 ix.add_breaks(breaks, r);
                 n += 1;
@@ -889,10 +906,12 @@ impl IncrementalScan {
                         let breaks = &mut self.breaks[p * 3 * sw..(p + 1) * 3 * sw];
                         let mut gained = false;
                         let mut view = None;
-                        ix.filter(bucket, &st, |r| {
+                        let win = |m: &[u64; 4]| {
                             u.verified += 1;
-                            let view = view.get_or_insert_with(|| View7::cut(&now, x, y));
-                            if ix.holds(view, &now, r, x, y) {
+                            view.get_or_insert_with(|| View7::cut(&now, x, y)).holds(m)
+                        };
+                        ix.filter(bucket, &st, win, |r| {
+                            if ix.holds_far(&now, r, x, y) {
                                 let w = &mut hits[p * words + r / 64];
                                 let bit = 1u64 << (r % 64);
                                 if *w & bit == 0 {
@@ -1049,6 +1068,16 @@ impl IncrementalScan {
             }
             let (was, is) = (&old[i0..i1], &fresh[j0..j]);
             keep(spare, is);
+            // Most rematched foci keep most matches: only the middle differs.
+            let same = was.iter().zip(is).take_while(|(o, f)| o == f).count();
+            let (was, is) = (&was[same..], &is[same..]);
+            let same = was
+                .iter()
+                .rev()
+                .zip(is.iter().rev())
+                .take_while(|(o, f)| o == f)
+                .count();
+            let (was, is) = (&was[..was.len() - same], &is[..is.len() - same]);
             for m in is {
                 if !was.contains(m) {
                     appeared.push(*m);
@@ -1100,6 +1129,53 @@ impl Geometry for HitSet<'_> {
                 return None;
             }
             bits = *self.words.get(w)?;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The 7x7 window planes give every point's state (off-board included) at every focus,
+    /// edges and corners too, on boards of several sizes.
+    #[test]
+    fn view7_planes_equal_point_states() {
+        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
+        for size in [5u8, 9, 19, 25] {
+            let mut snap = Snapshot::EMPTY;
+            snap.size = size;
+            for y in 0..size as usize {
+                for x in 0..size as u32 {
+                    seed ^= seed << 13;
+                    seed ^= seed >> 7;
+                    seed ^= seed << 17;
+                    match seed % 3 {
+                        0 => snap.rows[0][y] |= 1 << x,
+                        1 => snap.rows[1][y] |= 1 << x,
+                        _ => {}
+                    }
+                }
+            }
+            for y in 0..size as i32 {
+                for x in 0..size as i32 {
+                    let v = View7::cut(&snap, x, y);
+                    for dy in -WIN..=WIN {
+                        for dx in -WIN..=WIN {
+                            let bit = win_bit(dx, dy);
+                            let s = state(&snap, x + dx, y + dy);
+                            for (k, plane) in v.0.iter().enumerate() {
+                                assert_eq!(
+                                    plane >> bit & 1 != 0,
+                                    k == s as usize,
+                                    "{size} ({x}, {y}) + ({dx}, {dy})"
+                                );
+                            }
+                        }
+                    }
+                    assert_eq!(v.0.iter().fold(0, |a, p| a | p), (1 << 49) - 1);
+                }
+            }
         }
     }
 }

@@ -23,6 +23,8 @@ use crate::rom::records::EntryRec;
 use crate::rom::{ClassInfo, Kernel, MAX_GLOB_DEPTH, Rom, Section};
 
 #[cfg(feature = "alloc")]
+mod compact;
+#[cfg(feature = "alloc")]
 mod plan;
 #[cfg(feature = "alloc")]
 pub use plan::ScanPlan;
@@ -71,6 +73,9 @@ pub struct ScanScratch {
     /// A scan plan's candidate set at each trie depth.
     #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
     stack: [[u64; MAX_WORDS]; STACK + 1],
+    /// A plan scan's candidate sets over the foci alone.
+    #[cfg(feature = "alloc")]
+    compact: compact::CompactScratch,
 }
 
 impl Default for ScanScratch {
@@ -92,6 +97,8 @@ impl ScanScratch {
             cols_size: 0,
             raw: [0; HITS],
             stack: [[0; MAX_WORDS]; STACK + 1],
+            #[cfg(feature = "alloc")]
+            compact: compact::CompactScratch::new(),
         }
     }
 
@@ -589,6 +596,12 @@ fn scan_n<B: BoardView + ?Sized, H: Host + ?Sized, O: Sink + ?Sized, const N: us
     sc.build_cols(s);
     let planes = Planes::<N>::new(board, q.perspective, s);
     sc.keep_planes_of(&planes);
+    #[cfg(feature = "alloc")]
+    if let Keys::Plan(p) = keys
+        && p.compact.is_some()
+    {
+        sc.compact.position(board, s);
+    }
     let mut f = Filter {
         planes,
         sc,
@@ -669,10 +682,39 @@ impl<const N: usize> super::simd::Kernel for Collect<'_, '_, '_, N> {
         match self.keys {
             Keys::Rom => collect(self.rom, self.class, self.q, self.f, self.band),
             #[cfg(feature = "alloc")]
-            Keys::Plan(p) => plan::collect(p, self.q, self.f, self.band),
+            Keys::Plan(p) => match &p.compact {
+                Some(ck)
+                    if self
+                        .band
+                        .iter()
+                        .map(|w| w.count_ones() as usize)
+                        .sum::<usize>()
+                        <= compact::MAX_FOCI =>
+                {
+                    compact::collect(
+                        ck,
+                        qfilter(self.q),
+                        self.q.perspective,
+                        self.f.sc,
+                        self.band,
+                        self.f.planes.s,
+                    )
+                }
+                _ => plan::collect(p, self.q, self.f, self.band),
+            },
             #[cfg(not(feature = "alloc"))]
             Keys::Never(_) => Ok(0),
         }
+    }
+}
+
+/// The orientations an entry must cover to be reported anywhere: entries never reported
+/// under a fixed orientation set are skipped outright (globs only narrow the set further).
+#[inline]
+fn qfilter(q: &Query) -> u8 {
+    match q.orientations {
+        Orientations::Set(m) => m,
+        Orientations::All | Orientations::Up { .. } => 0xFF,
     }
 }
 
@@ -686,12 +728,7 @@ fn collect<const N: usize>(
     f: &mut Filter<'_, N>,
     band: &[u64; N],
 ) -> Result<usize, (u64, u64)> {
-    // Entries never reported under a fixed orientation set are skipped outright (globs only
-    // narrow the set further).
-    let qfilter = match q.orientations {
-        Orientations::Set(m) => m,
-        Orientations::All | Orientations::Up { .. } => 0xFF,
-    };
+    let qfilter = qfilter(q);
     let first = class.first_entry();
     let count = class.entry_count();
     let packed = class.kernel() == Kernel::Packed;

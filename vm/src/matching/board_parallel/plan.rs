@@ -13,13 +13,14 @@
 use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 
+use super::compact::CompactKeys;
 use super::{
     Area, CACHED, ENTRY_BITS, Filter, HITS, KEYS, MATRIX, SIDE, STACK, packed_constraints,
 };
 use crate::board::BoardView;
 use crate::geometry::Orientation;
 use crate::matching::dispatch::{self, Keys};
-use crate::matching::{HitBuf, Host, MatchBuf, Orientations, Query, Scratch, Sink};
+use crate::matching::{HitBuf, Host, MatchBuf, Query, Scratch, Sink};
 use crate::rom::{ClassId, Kernel, Rom};
 
 /// `Key::cache` of an offset outside the plane cache (its directory entry stays empty).
@@ -59,6 +60,8 @@ pub struct ScanPlan {
     pub(super) nodes: Vec<Node>,
     /// Entries ending at each node: index relative to the class, covers.
     pub(super) entries: Vec<(u32, u8)>,
+    /// The keys numbered densely for scans over the foci alone (`None`: keys out of reach).
+    pub(super) compact: Option<CompactKeys>,
 }
 
 /// A constraint `(dx, dy, allowed)`.
@@ -181,13 +184,15 @@ impl ScanPlan {
         };
         b.node(items, 0);
         // Key ids become the keys themselves.
-        let plan_keys = b.keys.iter().map(|&k| keys[k as usize]).collect();
+        let plan_keys: Vec<Key> = b.keys.iter().map(|&k| keys[k as usize]).collect();
+        let compact = CompactKeys::new(&plan_keys, &b.nodes, &b.entries);
         Some(ScanPlan {
             class,
             fingerprint: fingerprint(rom, first, count),
             keys: plan_keys,
             nodes: b.nodes,
             entries: b.entries,
+            compact,
         })
     }
 
@@ -206,6 +211,21 @@ impl ScanPlan {
     /// Trie nodes (for tests and statistics).
     pub fn node_count(&self) -> usize {
         self.nodes.len()
+    }
+
+    /// Whether scans over at most 128 foci walk the trie with sets over the foci alone
+    /// (`docs/performance.md`, "Candidate sets over the foci"): every key within 8 points
+    /// of the focus, at most 4,096 distinct keys.
+    pub fn over_foci(&self) -> bool {
+        self.compact.is_some()
+    }
+
+    /// The same plan with sets over the whole board only (feature `bench-internals`: the
+    /// differential tests and benches compare both paths).
+    #[cfg(feature = "bench-internals")]
+    pub fn without_foci_sets(mut self) -> ScanPlan {
+        self.compact = None;
+        self
     }
 
     /// Plane ANDs stored in the trie, against the sum of the entries' own key counts had
@@ -342,10 +362,7 @@ pub(super) fn collect<const N: usize>(
     f: &mut Filter<'_, N>,
     band: &[u64; N],
 ) -> Result<usize, (u64, u64)> {
-    let qfilter = match q.orientations {
-        Orientations::Set(m) => m,
-        Orientations::All | Orientations::Up { .. } => 0xFF,
-    };
+    let qfilter = super::qfilter(q);
     let mut hits = 0usize;
     if band.iter().any(|&w| w != 0) {
         f.sc.stack[0][..N].copy_from_slice(band);

@@ -1,0 +1,452 @@
+//! Candidate sets over the foci alone (docs/performance.md, "Candidate sets over the foci").
+//!
+//! An anchor class's foci are the stones of one colour: 15-110 of the 361 points. A plan scan
+//! whose foci fit in [`MAX_FOCI`] numbers them `0..n` and walks its trie with sets of one or
+//! two words instead of the board's six. A plane becomes "bit `i`: the point at focus `i` +
+//! `(dx, dy)` is in the allowed states", built from four one-hot sets per offset (black,
+//! white, empty, off), read from a padded board of point codes. The one-hot sets are in
+//! absolute colours, so the classes of both perspectives over the same foci (patterns.db's
+//! and patterns2.db's O-anchored classes for Black, their X-anchored ones for White) share
+//! them; a plan's keys are numbered densely once ([`CompactKeys`]) and their planes are
+//! combined from the one-hot sets on first use in each scan, so the walk reads one word (or
+//! two) per key from a table that stays in the first-level cache.
+
+use alloc::vec::Vec;
+
+use super::plan::{Key, Node};
+use super::{CACHED, ENTRY_BITS, HITS, MAX_SIDE, MAX_WORDS, SIDE};
+use crate::board::{BoardView, Colour};
+
+/// Most foci of a compact scan (two words per set).
+pub(super) const MAX_FOCI: usize = 128;
+/// Words of a compact set.
+const W: usize = MAX_FOCI / 64;
+/// Codes are kept this far beyond the board (the plane cache's reach).
+const PAD: i32 = CACHED;
+/// Side of the padded code board.
+const PS: i32 = MAX_SIDE + 2 * PAD;
+/// Offsets `(dx, dy)` with `|dx|, |dy| <= CACHED`.
+const OFFS: usize = SIDE * SIDE;
+/// Code of a point: black, white, empty, off the board (index of its one-hot set); an on-board
+/// point the board reports as none of these matches no state.
+const BLACK: u8 = 0;
+const WHITE: u8 = 1;
+const EMPTY: u8 = 2;
+const OFF: u8 = 3;
+const NONE: u8 = 4;
+
+/// A plan's trie for walks over the foci: one stream of `u16` holding every node in preorder,
+/// so that a walk reads forward through memory (about a third of the memory of the plan's
+/// own trie):
+///
+/// * `n_keys`, `n_entries`, `n_kids`;
+/// * the keys to AND at the node, as planes `offset * 16 + allowed` (offset `(dy + CACHED) *
+///   SIDE + dx + CACHED`; allowed states seen from Black: bit 0 black, 1 white, 2 empty,
+///   3 off; [`for_white`] swaps the colours): all of the root's, a child's after its first
+///   (its parent tests that one);
+/// * the entries ending there, two words each: the index relative to the class (22 bits)
+///   and the covers (8 bits);
+/// * the children, two words each: the plane of its first key (13 bits) and its offset in
+///   the stream (19 bits), so that a parent tests all its children's first keys in one
+///   branch-free pass.
+#[derive(Clone, Debug)]
+pub(super) struct CompactKeys {
+    pub walk: Vec<u16>,
+}
+
+/// Bits of a plane index in a child's first word.
+const PLANE_BITS: u32 = 13;
+const PLANE: u16 = (1 << PLANE_BITS) - 1;
+
+/// Plane `id` of a key seen from White (`white` 1) or Black (0): friend and foe swapped.
+#[inline(always)]
+fn for_white(id: u16, white: u16) -> usize {
+    (id ^ (((id ^ (id >> 1)) & white) * 3)) as usize
+}
+
+impl CompactKeys {
+    /// `None` when a key reaches beyond the cached offsets (or the trie is too large for
+    /// the stream's fields).
+    pub(super) fn new(keys: &[Key], nodes: &[Node], entries: &[(u32, u8)]) -> Option<Self> {
+        let mut ids = Vec::with_capacity(keys.len());
+        for k in keys {
+            let (dx, dy) = (k.dx as i32, k.dy as i32);
+            if dx.abs() > CACHED || dy.abs() > CACHED {
+                return None;
+            }
+            let off = ((dy + CACHED) as usize * SIDE + (dx + CACHED) as usize) << 4;
+            ids.push((off | (k.allowed as usize & 0xF)) as u16);
+        }
+        // The children of every node (every child is made around a shared key: it has one).
+        let mut kids: Vec<Vec<usize>> = (0..nodes.len()).map(|_| Vec::new()).collect();
+        for (i, n) in nodes.iter().enumerate() {
+            let mut c = i + 1;
+            while c < n.skip as usize {
+                if nodes[c].k1 <= nodes[c].k0 {
+                    return None;
+                }
+                kids[i].push(c);
+                c = nodes[c].skip as usize;
+            }
+        }
+        let own = |i: usize| nodes[i].k0 as usize + usize::from(i > 0)..nodes[i].k1 as usize;
+        let mut at = Vec::with_capacity(nodes.len());
+        let mut len = 0usize;
+        for (i, n) in nodes.iter().enumerate() {
+            let (nk, ne, nc) = (own(i).len(), (n.e1 - n.e0) as usize, kids[i].len());
+            if nk.max(ne).max(nc) >= 1 << 16 {
+                return None;
+            }
+            at.push(len);
+            len += 3 + nk + 2 * ne + 2 * nc;
+        }
+        if len >= 1 << (32 - PLANE_BITS) {
+            return None;
+        }
+        let mut w: Vec<u16> = Vec::with_capacity(len);
+        for (i, n) in nodes.iter().enumerate() {
+            w.extend([own(i).len(), (n.e1 - n.e0) as usize, kids[i].len()].map(|v| v as u16));
+            w.extend(own(i).map(|k| ids[k]));
+            for &(r, cov) in &entries[n.e0 as usize..n.e1 as usize] {
+                w.extend([r as u16, (r >> 16) as u16 | (cov as u16) << 8]);
+            }
+            for &k in &kids[i] {
+                let (a, id) = (at[k], ids[nodes[k].k0 as usize]);
+                w.extend([id | ((a & 7) as u16) << PLANE_BITS, (a >> 3) as u16]);
+            }
+        }
+        Some(CompactKeys { walk: w })
+    }
+}
+
+/// The one-hot sets of one foci set (see the module docs).
+#[derive(Clone, Debug)]
+struct Slot {
+    /// The foci (board bits) this slot numbers; `valid` false: unused.
+    foci: [u64; MAX_WORDS],
+    valid: bool,
+    n: usize,
+    /// Padded-board index of focus `i`.
+    pad: [u16; MAX_FOCI],
+    /// Board point of focus `i`.
+    point: [u16; MAX_FOCI],
+    /// Offsets whose planes are built.
+    built: [u64; OFFS.div_ceil(64)],
+    /// Per offset, the planes of the 16 allowed-state sets (absolute colours), `words` =
+    /// `n.div_ceil(64)` words each: plane `id` at `id * words` (one-word sets stay dense).
+    planes: [u64; OFFS * 16 * W],
+}
+
+impl Slot {
+    const fn new() -> Self {
+        Slot {
+            foci: [0; MAX_WORDS],
+            valid: false,
+            n: 0,
+            pad: [0; MAX_FOCI],
+            point: [0; MAX_FOCI],
+            built: [0; OFFS.div_ceil(64)],
+            planes: [0; OFFS * 16 * W],
+        }
+    }
+}
+
+/// Working memory of the compact scans (part of [`super::ScanScratch`], about 110 KiB).
+#[derive(Clone, Debug)]
+pub(super) struct CompactScratch {
+    /// Point codes of the padded board, row `y + PAD`, column `x + PAD`.
+    codes: [u8; (PS * PS) as usize],
+    /// The board rows (`window_rows`) and size the codes are of.
+    rows: [[u32; 3]; MAX_SIDE as usize],
+    size: i32,
+    slots: [Slot; 2],
+    /// The slot to take next for a new foci set.
+    next: usize,
+}
+
+impl CompactScratch {
+    pub(super) const fn new() -> Self {
+        CompactScratch {
+            codes: [OFF; (PS * PS) as usize],
+            rows: [[0; 3]; MAX_SIDE as usize],
+            size: 0,
+            slots: [Slot::new(), Slot::new()],
+            next: 0,
+        }
+    }
+
+    /// Point codes of `board` (kept, with the slots, while the position stays the same).
+    pub(super) fn position<B: BoardView + ?Sized>(&mut self, board: &B, s: i32) {
+        let mut rows = [[0u32; 3]; MAX_SIDE as usize];
+        board.window_rows(0, 0, s as u32, &mut rows[..s as usize]);
+        if s == self.size && rows == self.rows {
+            return;
+        }
+        self.rows = rows;
+        self.size = s;
+        for slot in &mut self.slots {
+            slot.valid = false;
+        }
+        self.codes = [OFF; (PS * PS) as usize];
+        for (y, r) in rows.iter().take(s as usize).enumerate() {
+            for x in 0..s as usize {
+                let bit = |w: u32| w >> x & 1 != 0;
+                let c = if bit(r[0]) {
+                    BLACK
+                } else if bit(r[1]) {
+                    WHITE
+                } else if bit(r[2]) {
+                    NONE
+                } else {
+                    EMPTY
+                };
+                self.codes[((y as i32 + PAD) * PS + x as i32 + PAD) as usize] = c;
+            }
+        }
+    }
+
+    /// The slot numbering the foci `band` (at most [`MAX_FOCI`] of them), reused when a
+    /// previous scan of this position had the same foci.
+    fn slot<const N: usize>(&mut self, band: &[u64; N], s: i32) -> usize {
+        let same =
+            |sl: &Slot| sl.valid && sl.foci[..N] == band[..] && sl.foci[N..] == [0; MAX_WORDS][N..];
+        if let Some(i) = self.slots.iter().position(same) {
+            return i;
+        }
+        let i = self.next;
+        self.next = (i + 1) % self.slots.len();
+        let sl = &mut self.slots[i];
+        sl.foci = [0; MAX_WORDS];
+        sl.foci[..N].copy_from_slice(band);
+        sl.valid = true;
+        sl.built = [0; OFFS.div_ceil(64)];
+        let mut n = 0;
+        for (w, &bits) in band.iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                let p = w as i32 * 64 + bits.trailing_zeros() as i32;
+                bits &= bits - 1;
+                let (x, y) = (p % s, p / s);
+                sl.point[n] = p as u16;
+                sl.pad[n] = ((y + PAD) * PS + x + PAD) as u16;
+                n += 1;
+            }
+        }
+        sl.n = n;
+        i
+    }
+}
+
+/// The slot's one-hot sets at offset `off`, built from the codes.
+#[cold]
+#[inline(never)]
+fn build_offset(sl: &mut Slot, codes: &[u8; (PS * PS) as usize], off: usize) {
+    let (dx, dy) = ((off % SIDE) as i32 - CACHED, (off / SIDE) as i32 - CACHED);
+    let delta = (dy * PS + dx) as isize;
+    let n = sl.n;
+    // The foci's codes in a row, then as three bit planes: eight codes at a time, each bit
+    // gathered from the eight bytes by one multiplication.
+    let mut row = [0u8; MAX_FOCI];
+    for (r, &p) in row.iter_mut().zip(&sl.pad[..n]) {
+        *r = codes[(p as isize + delta) as usize];
+    }
+    let mut b = [[0u64; W]; 3];
+    for (j, eight) in row.chunks_exact(8).enumerate().take(n.div_ceil(8)) {
+        let x = u64::from_le_bytes([
+            eight[0], eight[1], eight[2], eight[3], eight[4], eight[5], eight[6], eight[7],
+        ]);
+        for (k, plane) in b.iter_mut().enumerate() {
+            let bits = ((x >> k) & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+            plane[j / 8] |= bits << (8 * (j % 8));
+        }
+    }
+    for w in 0..n.div_ceil(64) {
+        let all = if n >= (w + 1) * 64 {
+            u64::MAX
+        } else {
+            u64::MAX >> (64 - (n - w * 64))
+        };
+        let (b0, b1, b2) = (b[0][w], b[1][w], b[2][w]);
+        let low = all & !b2;
+        let h = [
+            low & !b1 & !b0,
+            low & !b1 & b0,
+            low & b1 & !b0,
+            low & b1 & b0,
+        ];
+        // Set `a`: set `a` without its lowest state, or that state's one-hot set.
+        let words = n.div_ceil(64);
+        let planes = &mut sl.planes[(off << 4) * words..((off << 4) + 16) * words];
+        planes[w] = 0;
+        for a in 1..16usize {
+            planes[a * words + w] =
+                planes[(a & (a - 1)) * words + w] | h[a.trailing_zeros() as usize];
+        }
+    }
+    sl.built[off >> 6] |= 1 << (off & 63);
+}
+
+/// The plan's geometric hits on the foci `band` (at most [`MAX_FOCI`]), as
+/// [`super::plan::collect`] gives them; `Err((stream read, stream length))` past the scratch's hits.
+pub(super) fn collect<const N: usize>(
+    ck: &CompactKeys,
+    qfilter: u8,
+    persp: Colour,
+    sc: &mut super::ScanScratch,
+    band: &[u64; N],
+    s: i32,
+) -> Result<usize, (u64, u64)> {
+    let cs = &mut sc.compact;
+    let si = cs.slot(band, s);
+    let CompactScratch { codes, slots, .. } = cs;
+    let sl = &mut slots[si];
+    let white = u16::from(persp == Colour::White);
+    if sl.n <= 64 {
+        walk::<1>(&ck.walk, white, qfilter, codes, sl, &mut sc.raw)
+    } else {
+        walk::<2>(&ck.walk, white, qfilter, codes, sl, &mut sc.raw)
+    }
+}
+
+/// Hits past the scratch: the stream offset reached (for the band-splitting estimate).
+struct Full(usize);
+
+/// One trie walk over the foci of a slot.
+struct Walk<'w, const K: usize> {
+    /// The plan's stream ([`CompactKeys`]).
+    blob: &'w [u16],
+    /// 1 when the scan's perspective is White.
+    white: u16,
+    qfilter: u8,
+    codes: &'w [u8; (PS * PS) as usize],
+    sl: &'w mut Slot,
+    raw: &'w mut [u32; HITS],
+    hits: usize,
+}
+
+impl<const K: usize> Walk<'_, K> {
+    /// The plane of key `id` (`offset * 16 + allowed`, seen from Black) over the foci, its
+    /// offset built on first use.
+    #[inline(always)]
+    fn plane(&mut self, id: u16) -> [u64; K] {
+        let id = for_white(id & PLANE, self.white);
+        let off = id >> 4;
+        if self.sl.built[off >> 6] >> (off & 63) & 1 == 0 {
+            build_offset(self.sl, self.codes, off);
+        }
+        let mut p = [0u64; K];
+        p.copy_from_slice(&self.sl.planes[id * K..id * K + K]);
+        p
+    }
+
+    /// The node at stream offset `at` (its first word `nk` already read) on the foci `acc`
+    /// (not empty; its first key already ANDed in unless it is the root): its keys, its
+    /// entries' hits, then its children whose first key leaves some foci.
+    fn visit(&mut self, at: usize, nk: u16, mut acc: [u64; K]) -> Result<(), Full> {
+        let blob = self.blob;
+        let (nk, ne, nkids) = (nk as usize, blob[at + 1] as usize, blob[at + 2] as usize);
+        let keys = at + 3;
+        for &id in &blob[keys..keys + nk] {
+            let p = self.plane(id);
+            let mut any = 0;
+            for w in 0..K {
+                acc[w] &= p[w];
+                any |= acc[w];
+            }
+            if any == 0 {
+                return Ok(());
+            }
+        }
+        let ents = keys + nk;
+        for e in blob[ents..ents + 2 * ne].chunks_exact(2) {
+            if (e[1] >> 8) as u8 & self.qfilter == 0 {
+                continue;
+            }
+            let r = e[0] as u32 | ((e[1] & 0xFF) as u32) << 16;
+            for (w, &bits) in acc.iter().enumerate() {
+                let mut bits = bits;
+                while bits != 0 {
+                    let f = w * 64 + bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    if self.hits == HITS {
+                        return Err(Full(at));
+                    }
+                    self.raw[self.hits] = (self.sl.point[f] as u32) << ENTRY_BITS | r;
+                    self.hits += 1;
+                }
+            }
+        }
+        let kids = ents + 2 * ne;
+        for chunk in blob[kids..kids + 2 * nkids].chunks(128) {
+            // The children's first keys in one pass: which of them keep some foci.
+            let mut alive = 0u64;
+            for (j, kid) in chunk.chunks_exact(2).enumerate() {
+                let p = self.plane(kid[0]);
+                let mut any = 0;
+                for w in 0..K {
+                    any |= acc[w] & p[w];
+                }
+                alive |= ((any != 0) as u64) << j;
+            }
+            // The survivors' first words read before any is visited: the loads overlap
+            // instead of each visit waiting for its own.
+            let place =
+                |j: usize| (chunk[2 * j + 1] as usize) << 3 | (chunk[2 * j] >> PLANE_BITS) as usize;
+            let mut heads = [0u16; 64];
+            let mut m = alive;
+            while m != 0 {
+                let j = m.trailing_zeros() as usize;
+                m &= m - 1;
+                heads[j] = blob[place(j)];
+            }
+            while alive != 0 {
+                let j = alive.trailing_zeros() as usize;
+                alive &= alive - 1;
+                let p = self.plane(chunk[2 * j]);
+                let mut set = acc;
+                for w in 0..K {
+                    set[w] &= p[w];
+                }
+                self.visit(place(j), heads[j], set)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[inline(always)]
+fn walk<const K: usize>(
+    blob: &[u16],
+    white: u16,
+    qfilter: u8,
+    codes: &[u8; (PS * PS) as usize],
+    sl: &mut Slot,
+    raw: &mut [u32; HITS],
+) -> Result<usize, (u64, u64)> {
+    let mut all = [0u64; K];
+    for (w, a) in all.iter_mut().enumerate() {
+        *a = if sl.n >= (w + 1) * 64 {
+            u64::MAX
+        } else if sl.n > w * 64 {
+            u64::MAX >> (64 - (sl.n - w * 64))
+        } else {
+            0
+        };
+    }
+    if blob.is_empty() || all.iter().all(|&w| w == 0) {
+        return Ok(0);
+    }
+    let mut wk = Walk::<K> {
+        blob,
+        white,
+        qfilter,
+        codes,
+        sl,
+        raw,
+        hits: 0,
+    };
+    match wk.visit(0, blob[0], all) {
+        Ok(()) => Ok(wk.hits),
+        Err(Full(at)) => Err((at as u64, blob.len() as u64)),
+    }
+}
