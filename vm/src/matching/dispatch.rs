@@ -109,18 +109,11 @@ pub(crate) fn match_at<B: BoardView + ?Sized, H: Host + ?Sized, O: Sink + ?Sized
     scratch: &mut impl CallScratch,
     out: &mut O,
 ) -> usize {
-    let Some(class) = rom.class(q.class) else {
-        return 0;
-    };
-    let kernel = FocusKernel::choose(rom, &class, board);
-    let stack = &mut scratch.focus_scratch().active;
-    match_focus(
-        rom, board, host, q, &class, kernel, x, y, &FromRom, stack, out,
-    )
+    match_at_from(rom, board, host, q, x, y, scratch, &FromRom, out)
 }
 
-/// [`match_at`] reading the class's entries from `src` (a [`super::HitPlan`]'s facts).
-#[cfg(feature = "alloc")]
+/// [`match_at`] reading the class's entries from `src` (the ROM's own, or a
+/// [`super::HitPlan`]'s facts).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn match_at_from<
     B: BoardView + ?Sized,
