@@ -118,7 +118,7 @@ pub struct Engine {
     rom: Rom<'static>,
     walker: Walker<'static>,
     classes: Vec<ClassId>,
-    scratch: Scratch,
+    scratch: Box<Scratch>, // ~355 KiB: on the heap, not in the engine value that moves
     slots: Vec<Match>,
     /// The learned policy's image, when the engine plays by it.
     policy: Option<Policy>,
@@ -169,7 +169,7 @@ impl Engine {
             rom,
             walker,
             classes,
-            scratch: Scratch::new(),
+            scratch: Box::new(Scratch::new()),
             slots: vec![Match::EMPTY; 4096],
             policy: None,
         }

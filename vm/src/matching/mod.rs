@@ -265,7 +265,7 @@ impl MatchBuf<'_> {
 }
 
 /// Per-call working memory of the scans (the glob orientation stack, and the board-parallel
-/// scan's planes and hit lists: about 210 KiB); reusable across calls, never allocated by the
+/// scan's planes and hit lists: about 355 KiB); reusable across calls, never allocated by the
 /// VM. A single [`Rom::match_at`] needs only a [`FocusScratch`] (17 bytes): pass either.
 #[derive(Clone, Debug)]
 pub struct Scratch {
@@ -320,7 +320,7 @@ impl<T: CallScratch + ?Sized> CallScratch for &mut T {
     }
 }
 
-/// A boxed [`Scratch`] (the usual way to keep its 210 KiB off the stack) passes as it is.
+/// A boxed [`Scratch`] (the usual way to keep its 355 KiB off the stack) passes as it is.
 #[cfg(feature = "alloc")]
 impl<T: CallScratch + ?Sized> CallScratch for alloc::boxed::Box<T> {
     fn focus_scratch(&mut self) -> &mut FocusScratch {
@@ -335,7 +335,7 @@ impl Default for Scratch {
 }
 
 impl Scratch {
-    /// Zeroed scratch (about 210 KiB: box it, or keep one per thread).
+    /// Zeroed scratch (about 355 KiB: box it, or keep one per thread).
     pub const fn new() -> Self {
         Scratch {
             active: FocusScratch::new(),
