@@ -198,7 +198,7 @@ fn hash(k: u32, shift: u32) -> usize {
 #[cfg(test)]
 mod tests {
     use crate::codec::encode_compact_with_skip;
-    use crate::model::{Move, MoveType, Point, Rel, Step, Tree};
+    use crate::model::{Move, MoveType, Point, Rel, Tree};
     use crate::walk::{BoardMove, Colour, Continuation, Frame, Walker};
     use crate::{Encoding, encode};
     use lens_test_support::fixtures::Rng;
@@ -247,32 +247,13 @@ mod tests {
         t
     }
 
-    /// Every vertex's first path.
-    fn vertex_paths(t: &Tree) -> Vec<Vec<(Rel, Point)>> {
-        let mut seen = vec![false; t.vertices().len()];
-        let mut out = vec![Vec::new()];
-        let mut stack = vec![(0u32, Vec::new())];
-        seen[0] = true;
-        while let Some((v, path)) = stack.pop() {
-            for e in &t.vertex(v).edges {
-                let Step::Move(m) = &e.step else { continue };
-                if std::mem::replace(&mut seen[e.to as usize], true) {
-                    continue;
-                }
-                let mut p: Vec<(Rel, Point)> = path.clone();
-                p.push((m.colour, m.point));
-                out.push(p.clone());
-                stack.push((e.to, p));
-            }
-        }
-        out
-    }
-
     #[test]
     fn small_and_fast_modes_answer_alike_on_every_vertex_of_a_generated_large_book() {
         let t = generated_book(2000);
         assert!(t.tree_moves() > 12_000, "{} moves", t.tree_moves());
-        let paths = vertex_paths(&t);
+        // The root's empty path, then every other vertex's first path.
+        let mut paths = vec![Vec::new()];
+        paths.extend(crate::stats::first_paths(&t));
         for blob in [
             encode(&t, Encoding::Compact),
             encode_compact_with_skip(&t, usize::MAX),
