@@ -4,7 +4,7 @@
 //! is in range), match one class at one point with [`Rom::match_at`], or over the whole board
 //! with [`Rom::scan`]. Matching never allocates: matches go into a caller-owned [`MatchBuf`],
 //! working memory is the caller's [`FocusScratch`] (one call, 17 bytes) or [`Scratch`] (scans,
-//! about 210 KiB). Which kernel and which instruction set serve a call is decided in one place,
+//! about 355 KiB). Which kernel and which instruction set serve a call is decided in one place,
 //! `matching/dispatch.rs` ([`matching::simd`] for the instruction set).
 //!
 //! A rejected image is a [`LoadError`]: the byte offset of the field at fault and a typed
