@@ -191,11 +191,13 @@ fn bench(c: &mut Criterion) {
             "rom" => Path::BoardParallel,
             _ => panic!("LENS_GNUGO_PROFILE: plan, plan_hits, board_sets, class_program or rom"),
         };
-        let mut n = 0;
-        for _ in 0..rounds.parse::<usize>().unwrap() {
+        let (mut n, rounds) = (0, rounds.parse::<usize>().unwrap());
+        let t0 = thread_cpu();
+        for _ in 0..rounds {
             n += black_box(scan_all(path));
         }
-        eprintln!("profile {name}: {n} matches");
+        let per_board = (thread_cpu() - t0).as_secs_f64() * 1e6 / (rounds.max(1) * 32) as f64;
+        eprintln!("profile {name}: {n} matches, {per_board:.1} us per board (thread CPU)");
         std::process::exit(0);
     }
     let per_board = scan_all(Path::BoardParallel);

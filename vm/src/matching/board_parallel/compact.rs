@@ -54,14 +54,23 @@ pub(super) struct CompactKeys {
     pub walk: Vec<u16>,
 }
 
+/// Children tested in one pass of [`Walk::visit`].
+const KIDS: usize = 16;
+
 /// Bits of a plane index in a child's first word.
 const PLANE_BITS: u32 = 13;
 const PLANE: u16 = (1 << PLANE_BITS) - 1;
 
-/// Plane `id` of a key seen from White (`white` 1) or Black (0): friend and foe swapped.
+/// Plane `id` of a key seen from White (friend and foe swapped) or Black (as it is): the
+/// perspective is a constant of each walk, so Black's costs nothing.
 #[inline(always)]
-fn for_white(id: u16, white: u16) -> usize {
-    (id ^ (((id ^ (id >> 1)) & white) * 3)) as usize
+fn for_white<const WHITE: bool>(id: u16) -> usize {
+    let id = id as usize;
+    if WHITE {
+        id ^ (((id ^ (id >> 1)) & 1) * 3)
+    } else {
+        id
+    }
 }
 
 impl CompactKeys {
@@ -300,23 +309,22 @@ pub(super) fn collect<const N: usize>(
     let si = cs.slot(band, s);
     let CompactScratch { codes, slots, .. } = cs;
     let sl = &mut slots[si];
-    let white = u16::from(persp == Colour::White);
-    if sl.n <= 64 {
-        walk::<1>(&ck.walk, white, qfilter, codes, sl, &mut sc.raw)
-    } else {
-        walk::<2>(&ck.walk, white, qfilter, codes, sl, &mut sc.raw)
+    let raw = &mut sc.raw;
+    match (sl.n <= 64, persp == Colour::White) {
+        (true, false) => walk::<1, false>(&ck.walk, qfilter, codes, sl, raw),
+        (true, true) => walk::<1, true>(&ck.walk, qfilter, codes, sl, raw),
+        (false, false) => walk::<2, false>(&ck.walk, qfilter, codes, sl, raw),
+        (false, true) => walk::<2, true>(&ck.walk, qfilter, codes, sl, raw),
     }
 }
 
 /// Hits past the scratch: the stream offset reached (for the band-splitting estimate).
 struct Full(usize);
 
-/// One trie walk over the foci of a slot.
-struct Walk<'w, const K: usize> {
+/// One trie walk over the foci of a slot, from White's perspective when `WHITE`.
+struct Walk<'w, const K: usize, const WHITE: bool> {
     /// The plan's stream ([`CompactKeys`]).
     blob: &'w [u16],
-    /// 1 when the scan's perspective is White.
-    white: u16,
     qfilter: u8,
     codes: &'w [u8; (PS * PS) as usize],
     sl: &'w mut Slot,
@@ -324,27 +332,46 @@ struct Walk<'w, const K: usize> {
     hits: usize,
 }
 
-impl<const K: usize> Walk<'_, K> {
-    /// The plane of key `id` (`offset * 16 + allowed`, seen from Black) over the foci, its
-    /// offset built on first use.
+impl<const K: usize, const WHITE: bool> Walk<'_, K, WHITE> {
+    /// The plane index of key `id` (`offset * 16 + allowed`, seen from Black) in this walk's
+    /// perspective, its offset built on first use.
     #[inline(always)]
-    fn plane(&mut self, id: u16) -> [u64; K] {
-        let id = for_white(id & PLANE, self.white);
+    fn resolve(&mut self, id: u16) -> usize {
+        let id = for_white::<WHITE>(id & PLANE);
         let off = id >> 4;
         if self.sl.built[off >> 6] >> (off & 63) & 1 == 0 {
             build_offset(self.sl, self.codes, off);
         }
+        id
+    }
+
+    /// The plane at index `id` (resolved) over the foci.
+    #[inline(always)]
+    fn at(&self, id: usize) -> [u64; K] {
         let mut p = [0u64; K];
         p.copy_from_slice(&self.sl.planes[id * K..id * K + K]);
         p
     }
 
-    /// The node at stream offset `at` (its first word `nk` already read) on the foci `acc`
-    /// (not empty; its first key already ANDed in unless it is the root): its keys, its
-    /// entries' hits, then its children whose first key leaves some foci.
-    fn visit(&mut self, at: usize, nk: u16, mut acc: [u64; K]) -> Result<(), Full> {
+    /// The plane of key `id` over the foci.
+    #[inline(always)]
+    fn plane(&mut self, id: u16) -> [u64; K] {
+        let id = self.resolve(id);
+        self.at(id)
+    }
+
+    /// The keys and entries of the node at stream offset `at` (its first word `nk` already
+    /// read) on the foci `acc` (not empty; its first key already ANDed in unless it is the
+    /// root): the foci left and where its children start, `None` when no focus is left.
+    #[inline(always)]
+    fn body(
+        &mut self,
+        at: usize,
+        nk: u16,
+        mut acc: [u64; K],
+    ) -> Result<Option<([u64; K], usize)>, Full> {
         let blob = self.blob;
-        let (nk, ne, nkids) = (nk as usize, blob[at + 1] as usize, blob[at + 2] as usize);
+        let (nk, ne) = (nk as usize, blob[at + 1] as usize);
         let keys = at + 3;
         for &id in &blob[keys..keys + nk] {
             let p = self.plane(id);
@@ -354,7 +381,7 @@ impl<const K: usize> Walk<'_, K> {
                 any |= acc[w];
             }
             if any == 0 {
-                return Ok(());
+                return Ok(None);
             }
         }
         let ents = keys + nk;
@@ -376,38 +403,52 @@ impl<const K: usize> Walk<'_, K> {
                 }
             }
         }
-        let kids = ents + 2 * ne;
-        for chunk in blob[kids..kids + 2 * nkids].chunks(128) {
-            // The children's first keys in one pass: which of them keep some foci.
-            let mut alive = 0u64;
-            for (j, kid) in chunk.chunks_exact(2).enumerate() {
-                let p = self.plane(kid[0]);
+        Ok(Some((acc, ents + 2 * ne)))
+    }
+
+    /// The node at stream offset `at` (see [`Walk::body`]), then its children whose first key
+    /// leaves some foci: leaves in place, inner nodes by recursion.
+    fn visit(&mut self, at: usize, nk: u16, acc: [u64; K]) -> Result<(), Full> {
+        let blob = self.blob;
+        let nkids = blob[at + 2] as usize;
+        let Some((acc, kids)) = self.body(at, nk, acc)? else {
+            return Ok(());
+        };
+        for chunk in blob[kids..kids + 2 * nkids].chunks(2 * KIDS) {
+            // The children's first keys in one pass: the survivors' planes and places packed
+            // (each written, counted only when some focus is left).
+            let mut kept = [0u32; KIDS];
+            let mut n = 0;
+            for kid in chunk.chunks_exact(2) {
+                let id = self.resolve(kid[0]);
+                let p = self.at(id);
                 let mut any = 0;
                 for w in 0..K {
                     any |= acc[w] & p[w];
                 }
-                alive |= ((any != 0) as u64) << j;
+                let place = (kid[1] as u32) << 3 | (kid[0] >> PLANE_BITS) as u32;
+                kept[n] = place << PLANE_BITS | id as u32;
+                n += usize::from(any != 0);
             }
             // The survivors' first words read before any is visited: the loads overlap
             // instead of each visit waiting for its own.
-            let place =
-                |j: usize| (chunk[2 * j + 1] as usize) << 3 | (chunk[2 * j] >> PLANE_BITS) as usize;
-            let mut heads = [0u16; 64];
-            let mut m = alive;
-            while m != 0 {
-                let j = m.trailing_zeros() as usize;
-                m &= m - 1;
-                heads[j] = blob[place(j)];
+            let mut heads = [(0u16, 0u16); KIDS];
+            for (h, &k) in heads.iter_mut().zip(&kept[..n]) {
+                let a = (k >> PLANE_BITS) as usize;
+                *h = (blob[a], blob[a + 2]);
             }
-            while alive != 0 {
-                let j = alive.trailing_zeros() as usize;
-                alive &= alive - 1;
-                let p = self.plane(chunk[2 * j]);
+            for (&(nk, nkids), &k) in heads.iter().zip(&kept[..n]) {
+                let p = self.at((k & PLANE as u32) as usize);
                 let mut set = acc;
                 for w in 0..K {
                     set[w] &= p[w];
                 }
-                self.visit(place(j), heads[j], set)?;
+                let a = (k >> PLANE_BITS) as usize;
+                if nkids == 0 {
+                    self.body(a, nk, set)?;
+                } else {
+                    self.visit(a, nk, set)?;
+                }
             }
         }
         Ok(())
@@ -415,9 +456,8 @@ impl<const K: usize> Walk<'_, K> {
 }
 
 #[inline(always)]
-fn walk<const K: usize>(
+fn walk<const K: usize, const WHITE: bool>(
     blob: &[u16],
-    white: u16,
     qfilter: u8,
     codes: &[u8; (PS * PS) as usize],
     sl: &mut Slot,
@@ -436,9 +476,8 @@ fn walk<const K: usize>(
     if blob.is_empty() || all.iter().all(|&w| w == 0) {
         return Ok(0);
     }
-    let mut wk = Walk::<K> {
+    let mut wk = Walk::<K, WHITE> {
         blob,
-        white,
         qfilter,
         codes,
         sl,
