@@ -70,6 +70,13 @@ pub trait BoardView {
         };
         Some([cut(Colour::Black), cut(Colour::White)])
     }
+    /// Optional fast path: the packed 7x7 view words (the three words of docs/rom-format.md's
+    /// packed layout) of the on-board focus `(x, y)` seen from `persp`, when the board keeps
+    /// them ([`crate::matching::KeptViews`]). The default, `None`, has the matcher cut the view.
+    #[inline]
+    fn view7(&self, _persp: Colour, _x: i32, _y: i32) -> Option<[u64; 3]> {
+        None
+    }
     /// Cuts a window from the board: `width` (1..=32) columns from column `x0`, `out.len()`
     /// rows from row `y0` (any of them may lie off the board). `out[i]` is
     /// `[black, white, off]` for row `y0 + i`, bit `j` standing for column `x0 + j`; empty

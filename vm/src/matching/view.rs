@@ -1,7 +1,9 @@
 //! Building the packed 7x7 view words of a focus point ([`crate::rom::layout`]).
 
 use crate::board::{BoardView, Colour, Point};
-use crate::rom::layout::{POINT_BITS, RING, WORD_BASE, WORD_FIRST, WORD_POINTS, edge_bit};
+use crate::rom::layout::{
+    POINT_BITS, RING, WORD_BASE, WORD_FIRST, WORD_POINTS, edge_bit, point_bit,
+};
 
 /// The edge thermometer bits of word 0 at `(x, y)` on a board of side `s`, branch-free: the
 /// bits of direction `dir` for `r` in `(d, 3]` where `d` is the distance to that edge (a
@@ -111,11 +113,15 @@ const fn edge_table() -> [[u64; 32]; 4] {
     t
 }
 
-/// The three view words at `(x, y)` seen from `persp` (friend = `persp`), by the view cut
-/// the current instruction-set path takes ([`super::simd`]): `build_tables`, or the BMI2
-/// `pext` gather.
+/// The three view words at `(x, y)` seen from `persp` (friend = `persp`): the board's kept
+/// words when it has them ([`BoardView::view7`], [`KeptViews`]), else by the view cut the
+/// current instruction-set path takes ([`super::simd`]): `build_tables`, or the BMI2 `pext`
+/// gather.
 #[inline]
 pub fn build<B: BoardView + ?Sized>(b: &B, persp: Colour, x: i32, y: i32) -> [u64; 3] {
+    if let Some(v) = b.view7(persp, x, y) {
+        return v;
+    }
     if super::simd::pext() {
         return super::simd::view_pext(b, persp, x, y);
     }
@@ -306,6 +312,201 @@ fn edges_by_steps(s: i32, x: i32, y: i32) -> u64 {
     v
 }
 
+/// Side of [`KeptViews`]'s padded focus grid: every point within 3 of a 25x25 board, so the
+/// 49 foci that see a stone need no bounds work.
+const KEPT_SIDE: usize = crate::board::MAX_SIZE as usize + 6;
+
+/// `TOGGLE[colour][k]`: where (relative to the stone's focus in the flat grid) and which bits
+/// (the stone's, from Black, and the empty one) flip in the view of the focus that sees a
+/// stone of `colour` (0 black, 1 white) at ring point `k`, when it comes or goes.
+static TOGGLE: [[(isize, u64); 49]; 2] = toggles();
+
+const fn toggles() -> [[(isize, u64); 49]; 2] {
+    let mut t = [[(0isize, 0u64); 49]; 2];
+    let mut k = 0;
+    while k < 49 {
+        let (dx, dy) = (RING[k].0 as isize, RING[k].1 as isize);
+        let mut c = 0;
+        while c < 2 {
+            let (w, stone) = point_bit(k, c as u32);
+            let (_, empty) = point_bit(k, 2);
+            // The focus sees the stone at `(dx, dy)`: it is at `stone - (dx, dy)`.
+            let at = -3 * (dy * KEPT_SIDE as isize + dx) + w as isize;
+            t[c][k] = (at, 1 << stone | 1 << empty);
+            c += 1;
+        }
+        k += 1;
+    }
+    t
+}
+
+/// The view words of every focus of one board, seen from Black, kept up to date from the
+/// board's stone rows: a view is then one load (and a swap of the friend and foe bits for
+/// White) instead of a cut. [`KeptViews::sync`] brings them up to date with a board (each
+/// changed stone flips one word of each of the 49 foci that see it) and hands out the board
+/// with its views, which the matcher reads through [`BoardView::view7`]. About 23 KiB: keep
+/// it in a `Box` (or a static) beside the board. No allocation.
+#[derive(Clone)]
+pub struct KeptViews {
+    /// Side of the board the views are of (0: none yet).
+    size: u8,
+    /// The stone rows at the last sync, `[black, white]`.
+    rows: [[u32; 2]; crate::board::MAX_SIZE as usize],
+    /// The three words of focus `(x, y)` from `3 * ((y + 3) * KEPT_SIDE + x + 3)` (foci off
+    /// the board: 0).
+    views: [u64; 3 * KEPT_SIDE * KEPT_SIDE],
+}
+
+impl Default for KeptViews {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl KeptViews {
+    /// No views yet (the first [`KeptViews::sync`] builds them).
+    pub const fn new() -> KeptViews {
+        KeptViews {
+            size: 0,
+            rows: [[0; 2]; crate::board::MAX_SIZE as usize],
+            views: [0; 3 * KEPT_SIDE * KEPT_SIDE],
+        }
+    }
+
+    /// Brings the views up to date with `board` (any position: plays, captures, undos and
+    /// edits alike, found by comparing its stone rows with the last ones; a new size starts
+    /// over) and returns the board with its views for the matcher. The borrows keep both
+    /// unchanged while it is used.
+    pub fn sync<'a, B: BoardView + ?Sized>(&'a mut self, board: &'a B) -> WithViews<'a, B> {
+        // (A board larger than the grid keeps no views: the matcher cuts them.)
+        let s = Some(board.size())
+            .filter(|&s| s <= crate::board::MAX_SIZE)
+            .unwrap_or(0);
+        if s != self.size {
+            self.reset(s);
+        }
+        let n = s as usize;
+        let mut rows = [[0u32; 3]; crate::board::MAX_SIZE as usize];
+        board.window_rows(0, 0, s as u32, &mut rows[..n]);
+        for (y, (now, was)) in rows[..n].iter().zip(self.rows.iter_mut()).enumerate() {
+            if now[..2] == was[..] {
+                continue;
+            }
+            for c in 0..2 {
+                let mut diff = now[c] ^ was[c];
+                while diff != 0 {
+                    toggle(&mut self.views, c, diff.trailing_zeros() as usize, y);
+                    diff &= diff - 1;
+                }
+                was[c] = now[c];
+            }
+        }
+        WithViews { board, views: self }
+    }
+
+    /// Empty views of a board of side `s`: edges and empty points only.
+    fn reset(&mut self, s: u8) {
+        self.size = s;
+        self.rows = [[0; 2]; crate::board::MAX_SIZE as usize];
+        self.views = [0; 3 * KEPT_SIDE * KEPT_SIDE];
+        for y in 0..s as i32 {
+            for x in 0..s as i32 {
+                let v = on_board(s, Colour::Black, x, y, 0, 0);
+                self.views[3 * at(x, y)..][..3].copy_from_slice(&v);
+            }
+        }
+    }
+}
+
+/// A stone of colour `c` (0 black, 1 white) came or went at `(x, y)`: every focus that
+/// sees it flips its bits.
+fn toggle(views: &mut [u64], c: usize, x: usize, y: usize) {
+    let stone = 3 * at(x as i32, y as i32) as isize;
+    for &(d, bits) in TOGGLE[c & 1].iter() {
+        if let Some(v) = views.get_mut((stone + d) as usize) {
+            *v ^= bits;
+        }
+    }
+}
+
+/// Index of focus `(x, y)` (within 3 of the board) in [`KeptViews`]'s grid.
+#[inline(always)]
+fn at(x: i32, y: i32) -> usize {
+    (y + 3) as usize * KEPT_SIDE + (x + 3) as usize
+}
+
+/// A board with its [`KeptViews`] ([`KeptViews::sync`]): the same [`BoardView`], whose
+/// [`BoardView::view7`] reads the kept words.
+#[derive(Clone, Copy)]
+pub struct WithViews<'a, B: BoardView + ?Sized> {
+    board: &'a B,
+    views: &'a KeptViews,
+}
+
+impl<'a, B: BoardView + ?Sized> WithViews<'a, B> {
+    /// The board.
+    pub fn board(&self) -> &'a B {
+        self.board
+    }
+}
+
+impl<B: BoardView + ?Sized> BoardView for WithViews<'_, B> {
+    #[inline]
+    fn size(&self) -> u8 {
+        self.board.size()
+    }
+    #[inline]
+    fn point(&self, x: i32, y: i32) -> Point {
+        self.board.point(x, y)
+    }
+    #[inline]
+    fn liberties(&self, x: i32, y: i32) -> u16 {
+        self.board.liberties(x, y)
+    }
+    #[inline]
+    fn row_bits(&self, colour: Colour, y: i32) -> Option<u32> {
+        self.board.row_bits(colour, y)
+    }
+    #[inline]
+    fn window7(&self, x: i32, y: i32) -> Option<[[u8; 7]; 2]> {
+        self.board.window7(x, y)
+    }
+    #[inline]
+    fn window_rows(&self, x0: i32, y0: i32, width: u32, out: &mut [[u32; 3]]) {
+        self.board.window_rows(x0, y0, width, out)
+    }
+    #[inline]
+    fn view7(&self, persp: Colour, x: i32, y: i32) -> Option<[u64; 3]> {
+        let s = self.views.size as u32;
+        if (x as u32) >= s || (y as u32) >= s {
+            return None;
+        }
+        let i = 3 * at(x, y);
+        let v = [
+            self.views.views[i],
+            self.views.views[i + 1],
+            self.views.views[i + 2],
+        ];
+        Some(match persp {
+            Colour::Black => v,
+            Colour::White => swap_sides(v),
+        })
+    }
+}
+
+/// View words seen from the other side: each word's friend and foe bits trade places.
+#[inline(always)]
+fn swap_sides(v: [u64; 3]) -> [u64; 3] {
+    let mut out = v;
+    for (w, word) in out.iter_mut().enumerate() {
+        let (b, n) = (WORD_BASE[w], WORD_POINTS[w] as u32);
+        let m = (1u64 << n) - 1;
+        let (f, o) = (*word >> b & m, *word >> (b + n) & m);
+        *word = (*word & !(m << b | m << (b + n))) | f << (b + n) | o << b;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -384,6 +585,60 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+
+    /// Kept views equal the point reads at every on-board focus, from both sides: after a
+    /// first sync, after every play (captures included) and undo of a random game, and after
+    /// a change of board size.
+    #[test]
+    fn kept_views_equal_point_reads() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let mut kept = KeptViews::new();
+        let check = |kept: &mut KeptViews, b: &Board, what: &str| {
+            let s = b.size() as i32;
+            let with = kept.sync(b);
+            for y in 0..s {
+                for x in 0..s {
+                    for p in [Colour::Black, Colour::White] {
+                        let want = build_points(b, p, x, y);
+                        assert_eq!(with.view7(p, x, y), Some(want), "{what}: ({x},{y}) {p:?}");
+                        assert_eq!(build(&with, p, x, y), want, "{what}: build ({x},{y})");
+                    }
+                }
+            }
+            for (x, y) in [(-1, 0), (0, -1), (s, 0), (0, s)] {
+                assert_eq!(
+                    with.view7(Colour::Black, x, y),
+                    None,
+                    "{what}: off ({x},{y})"
+                );
+            }
+        };
+        for size in [9u8, 5, 19, 25, 19] {
+            let mut b = Board::new(size).unwrap();
+            check(&mut kept, &b, "empty");
+            let s = size as u64;
+            for m in 0..3 * s * s {
+                let c = b.to_move();
+                if b.play(c, next(s) as i32, next(s) as i32).is_err() {
+                    continue;
+                }
+                if m % 7 == 0 {
+                    check(&mut kept, &b, "play");
+                }
+                if next(4) == 0 {
+                    assert!(b.undo());
+                    check(&mut kept, &b, "undo");
+                }
+            }
+            check(&mut kept, &b, "game");
         }
     }
 }
