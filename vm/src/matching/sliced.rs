@@ -23,7 +23,7 @@ const MAX_ROWS: usize = 64;
 const LIVE: usize = 8;
 
 /// Default [`survivor_limit`] (docs/performance.md, "One match call").
-const SURVIVOR_LIMIT: u32 = 8;
+const SURVIVOR_LIMIT: u32 = 4;
 
 static LIMIT: AtomicU32 = AtomicU32::new(SURVIVOR_LIMIT);
 
