@@ -4,7 +4,8 @@
 //!   (the per-point kernel) and the reference matcher, in wall time and in thread CPU time
 //!   (report: time per board = one iteration / 32; GNU Go's own matcher: 2.2-2.4 ms per board),
 //!   and `ScanPlan::scan` with candidate sets over the foci (the default) against the same
-//!   plans with sets over the whole board only (`board_parallel_plan_board_sets`);
+//!   plans with sets over the whole board only (`board_parallel_plan_board_sets`) and with
+//!   every survivor through the class program (`board_parallel_plan_class_program`);
 //! - import + compile of patterns.db (with its constraints and externs; GNU Go's mkpat + gcc: 2.8 s).
 //!
 //! Reads `../shared/data/gnugo/` (GPL, never copied); prints a note and benches nothing if absent.
@@ -32,6 +33,9 @@ enum Path {
     PlanBoardSets,
     /// `ScanPlan::scan_hits`: compact hits, not resolved.
     PlanHits,
+    /// `ScanPlan::scan` with every survivor through the class program (the plain classes'
+    /// shortcut off: the baseline of the same run).
+    PlanClassProgram,
     Points,
     Reference,
 }
@@ -126,6 +130,7 @@ fn bench(c: &mut Criterion) {
         .iter()
         .map(|p| p.clone().without_foci_sets())
         .collect();
+    let class_program: Vec<ScanPlan> = plans.iter().map(|p| p.clone().without_plain()).collect();
     let mut slots = vec![Match::EMPTY; 8192];
     let mut hit_slots = vec![Hit::EMPTY; 8192];
     let mut scratch = Scratch::new();
@@ -134,7 +139,12 @@ fn bench(c: &mut Criterion) {
         let mut n = 0;
         for board in &boards {
             for colour in [Colour::Black, Colour::White] {
-                for ((&class, plan), board_plan) in classes.iter().zip(&plans).zip(&board_sets) {
+                for (((&class, plan), board_plan), program_plan) in classes
+                    .iter()
+                    .zip(&plans)
+                    .zip(&board_sets)
+                    .zip(&class_program)
+                {
                     let q = Query {
                         class,
                         perspective: colour,
@@ -146,6 +156,9 @@ fn bench(c: &mut Criterion) {
                         Path::Plan => plan.scan(&rom, board, &NoHost, &q, &mut scratch, &mut out),
                         Path::PlanBoardSets => {
                             board_plan.scan(&rom, board, &NoHost, &q, &mut scratch, &mut out)
+                        }
+                        Path::PlanClassProgram => {
+                            program_plan.scan(&rom, board, &NoHost, &q, &mut scratch, &mut out)
                         }
                         Path::PlanHits => {
                             let mut hits = HitBuf::new(&mut hit_slots);
@@ -166,10 +179,30 @@ fn bench(c: &mut Criterion) {
         }
         n
     };
+    // `LENS_GNUGO_PROFILE=plan|plan_hits|board_sets|class_program|rom:ROUNDS`: only that path, ROUNDS times,
+    // then exit (for `valgrind --tool=callgrind`: instructions per board without criterion).
+    if let Ok(spec) = std::env::var("LENS_GNUGO_PROFILE") {
+        let (name, rounds) = spec.split_once(':').unwrap_or((&spec, "10"));
+        let path = match name {
+            "plan" => Path::Plan,
+            "plan_hits" => Path::PlanHits,
+            "board_sets" => Path::PlanBoardSets,
+            "class_program" => Path::PlanClassProgram,
+            "rom" => Path::BoardParallel,
+            _ => panic!("LENS_GNUGO_PROFILE: plan, plan_hits, board_sets, class_program or rom"),
+        };
+        let mut n = 0;
+        for _ in 0..rounds.parse::<usize>().unwrap() {
+            n += black_box(scan_all(path));
+        }
+        eprintln!("profile {name}: {n} matches");
+        std::process::exit(0);
+    }
     let per_board = scan_all(Path::BoardParallel);
     assert_eq!(per_board, scan_all(Path::Points));
     assert_eq!(per_board, scan_all(Path::Plan));
     assert_eq!(per_board, scan_all(Path::PlanBoardSets));
+    assert_eq!(per_board, scan_all(Path::PlanClassProgram));
     assert_eq!(per_board, scan_all(Path::PlanHits));
     assert_eq!(per_board, scan_all(Path::Reference));
     eprintln!(
@@ -182,18 +215,20 @@ fn bench(c: &mut Criterion) {
         let (shared, unshared) = plan.and_counts();
         eprintln!(
             "plan of class {} ({} items): {} trie nodes, {} plane ANDs stored ({} unshared), \
-             sets over the foci: {}",
+             sets over the foci: {}, plain: {}",
             plan.class().0,
             rom.class(plan.class()).unwrap().item_count(),
             plan.node_count(),
             shared,
             unshared,
-            plan.over_foci()
+            plan.over_foci(),
+            plan.plain()
         );
     }
     let paths = [
         ("board_parallel_plan", Path::Plan),
         ("board_parallel_plan_board_sets", Path::PlanBoardSets),
+        ("board_parallel_plan_class_program", Path::PlanClassProgram),
         ("board_parallel_plan_hits", Path::PlanHits),
         ("board_parallel", Path::BoardParallel),
         ("kernel_points", Path::Points),

@@ -170,6 +170,7 @@ fn lens_matches_equal_gnugo_on_every_oracle_database() {
     let mut excluded: Vec<(String, Vec<String>, usize)> = Vec::new();
     let mut raw_counts = Vec::new();
     let mut over_foci = 0;
+    let mut plain = 0;
     for &(db, files, _mode) in DATABASES {
         let mut got = BTreeSet::new();
         let mut left_out = Vec::new();
@@ -192,6 +193,9 @@ fn lens_matches_equal_gnugo_on_every_oracle_database() {
             // Classes whose keys stay within 8 points walk their tries with sets over the foci
             // (anchor classes: the stones of one colour).
             over_foci += plans.iter().filter(|p| p.over_foci()).count();
+            // Classes with no tests, globs, rejects or default turn their survivors straight
+            // into matches (no class program).
+            plain += plans.iter().filter(|p| p.plain()).count();
             for (id, board) in &boards {
                 for colour in [Colour::Black, Colour::White] {
                     for (&class, plan) in class_ids.iter().zip(&plans) {
@@ -292,9 +296,13 @@ fn lens_matches_equal_gnugo_on_every_oracle_database() {
         }
         raw_counts.push((db, got.len(), want.len()));
     }
-    eprintln!("raw matches (db, Lens, GNU Go): {raw_counts:?}; {over_foci} plans over the foci");
+    eprintln!(
+        "raw matches (db, Lens, GNU Go): {raw_counts:?}; {over_foci} plans over the foci, \
+         {plain} plain"
+    );
     assert!(failures.is_empty(), "{failures}");
     assert!(over_foci > 0, "no plan walked its trie over the foci");
+    assert!(plain > 0, "no plan skipped the class program");
     let left: Vec<(&str, usize, usize)> = excluded
         .iter()
         .map(|(d, n, m)| (d.as_str(), n.len(), *m))

@@ -1,7 +1,7 @@
 //! Matching benchmarks, each against the reference matcher in the same run (ratios, not
 //! absolute targets): one match call on a class of 3000 synthetic 7x7 patterns (x 8
 //! orientations) with the bit-sliced kernel (blocks of 64, 256, 512 entries), the mask kernel
-//! and the reference; the 7x7 view cut; and a whole-board scan. Throughput is in
+//! and the reference; the 7x7 view cut (and views kept beside the board); and a whole-board scan. Throughput is in
 //! oriented-variant checks per second. Times are this thread's CPU time
 //! (`/proc/thread-self/schedstat`, wall time where that is missing): the machine is shared.
 //! After the criterion groups a round-robin summary prints G checks/s and ratios.
@@ -458,6 +458,68 @@ fn bench(c: &mut Criterion) {
             p / t
         );
     }
+    // Kept views (`matching::KeptViews`): the same foci read from views kept beside each
+    // board, against the cut in the same rounds; and what keeping them costs per move.
+    let mut kept: Vec<Box<matching::KeptViews>> = pos
+        .iter()
+        .map(|_| Box::new(matching::KeptViews::new()))
+        .collect();
+    let with: Vec<matching::WithViews<'_, Board>> = kept
+        .iter_mut()
+        .zip(pos)
+        .map(|(k, (board, _))| k.sync(board))
+        .collect();
+    let kept_views = || {
+        let mut acc = 0u64;
+        for (board, (_, (x, y))) in with.iter().zip(pos) {
+            let v = lens_vm::matching::view_words(board, Colour::Black, *x, *y);
+            acc ^= v[0] ^ v[1] ^ v[2];
+        }
+        acc
+    };
+    let (mut ct, mut kt) = (Vec::new(), Vec::new());
+    for _ in 0..9 {
+        ct.push(cpu_time(20000, || {
+            black_box(views());
+        }));
+        kt.push(cpu_time(20000, || {
+            black_box(kept_views());
+        }));
+    }
+    let per_view = |v: &mut Vec<Duration>| {
+        let mut s: Vec<f64> = v.iter().map(|d| d.as_secs_f64()).collect();
+        median(&mut s) / 20000.0 / pos.len() as f64 * 1e9
+    };
+    let (cut, k) = (per_view(&mut ct), per_view(&mut kt));
+    drop(with);
+    // Per move: play at each position's focus, sync, undo, sync (against play + undo alone).
+    let mut boards: Vec<Board> = pos.iter().map(|(b, _)| b.clone()).collect();
+    let (mut pt, mut st) = (Vec::new(), Vec::new());
+    for _ in 0..9 {
+        pt.push(cpu_time(2000, || {
+            for (b, (_, (x, y))) in boards.iter_mut().zip(pos) {
+                black_box(b.play(b.to_move(), *x, *y).is_ok() && b.undo());
+            }
+        }));
+        st.push(cpu_time(2000, || {
+            for ((b, k), (_, (x, y))) in boards.iter_mut().zip(kept.iter_mut()).zip(pos) {
+                let played = b.play(b.to_move(), *x, *y).is_ok();
+                black_box(k.sync(b).size());
+                black_box(played && b.undo());
+                black_box(k.sync(b).size());
+            }
+        }));
+    }
+    let per_move = |v: &mut Vec<Duration>| {
+        let mut s: Vec<f64> = v.iter().map(|d| d.as_secs_f64()).collect();
+        median(&mut s) / 2000.0 / pos.len() as f64 * 1e9
+    };
+    let (p, s) = (per_move(&mut pt), per_move(&mut st));
+    println!(
+        "view_7x7 kept: {k:.1} ns per view (cut {cut:.1} ns, {:.1}x); play + undo {p:.0} ns, with two syncs {s:.0} ns (+{:.0} ns per move)",
+        cut / k,
+        s - p
+    );
     println!();
 
     let board = &pos[0].0;

@@ -19,6 +19,24 @@ impl BoardView for PointsOnly<'_> {
     }
 }
 
+/// A board view with row bitboards but the default `window7` (cut from `row_bits`).
+struct RowsOnly<'a>(&'a Board);
+
+impl BoardView for RowsOnly<'_> {
+    fn size(&self) -> u8 {
+        self.0.size()
+    }
+    fn point(&self, x: i32, y: i32) -> Point {
+        self.0.point(x, y)
+    }
+    fn liberties(&self, x: i32, y: i32) -> u16 {
+        self.0.liberties(x, y)
+    }
+    fn row_bits(&self, colour: Colour, y: i32) -> Option<u32> {
+        self.0.row_bits(colour, y)
+    }
+}
+
 fn expected(b: &Board, x0: i32, y0: i32, width: u32, rows: usize) -> Vec<[u32; 3]> {
     (0..rows)
         .map(|i| {
@@ -62,6 +80,22 @@ proptest! {
         let mut slow = vec![[9u32; 3]; rows];
         PointsOnly(&b).window_rows(x0, y0, width, &mut slow);
         prop_assert_eq!(&slow, &want);
+    }
+}
+
+proptest! {
+    /// The 7x7 window rows of an on-board point: the reference board's padded rows and the
+    /// default cut from `row_bits` both equal the point reads; a board without row bitboards
+    /// has none.
+    #[test]
+    fn window7_matches_points(size in 5u8..=25, seed in any::<u64>(), x in 0i32..25, y in 0i32..25) {
+        let b = random_board(size, seed);
+        let (x, y) = (x % size as i32, y % size as i32);
+        let want = expected(&b, x - 3, y - 3, 7, 7);
+        let want = [0, 1].map(|c| core::array::from_fn(|i| want[i][c] as u8));
+        prop_assert_eq!(b.window7(x, y), Some(want));
+        prop_assert_eq!(RowsOnly(&b).window7(x, y), Some(want));
+        prop_assert_eq!(PointsOnly(&b).window7(x, y), None);
     }
 }
 

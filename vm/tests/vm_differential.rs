@@ -5,8 +5,8 @@
 //! the machine supports (`matching::simd`, forced one by one).
 
 use lens_test_support::fixtures::*;
-use lens_vm::matching::HitPlan;
 use lens_vm::matching::simd::{self, Simd};
+use lens_vm::matching::{HitPlan, KeptViews};
 use lens_vm::spec::{ClassNode, ClassSpec, Mode, OrientPolicy, RomSpec};
 use lens_vm::*;
 
@@ -135,6 +135,7 @@ fn agree(
     let mut slow_rows = [Match::EMPTY; 512];
     let mut calls = 0usize;
     let mut scratch = Scratch::new();
+    let mut kept = Box::new(KeptViews::new());
     while cases < 1_000_000 {
         let size = [5u8, 7, 9, 13, 19][rng.below(5) as usize];
         let density = 0.2 + rng.below(5) as f64 * 0.1;
@@ -142,6 +143,8 @@ fn agree(
         // The same position on the reference board, which has row bitboards: the kernel cuts
         // its views from them there (the TestBoard exercises the point-by-point fallback).
         let rows_board = to_board(&board);
+        // And with its views kept (`KeptViews`): the kernels read them instead of a cut.
+        let with_views = kept.sync(&rows_board);
         for _ in 0..40 {
             let c = rng.below(rom.class_count() as u64) as usize;
             let x = rng.below(size as u64) as i32;
@@ -222,6 +225,16 @@ fn agree(
                 (nrb, rb.as_slice()),
                 "sliced kernel differs (row bitboards): class {c} at ({x},{y}) {q:?}"
             );
+            // Both kernels on the same board with kept views (views read, not cut).
+            for (kernel, r) in [(rom, "masks"), (s, "sliced")] {
+                let mut kv = MatchBuf::new(&mut fast);
+                let nk = kernel.match_at(&with_views, &NoHost, &q, x, y, &mut scratch, &mut kv);
+                assert_eq!(
+                    (nk, kv.as_slice()),
+                    (nrb, rb.as_slice()),
+                    "{r} kernel differs (kept views): class {c} at ({x},{y}) {q:?}"
+                );
+            }
             cases += variants[c];
             matches += na;
         }

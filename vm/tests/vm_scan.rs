@@ -120,20 +120,7 @@ fn check<B: BoardView>(
     let mut a = MatchBuf::new(fast);
     assert_eq!(plan.scan(rom, board, &NoHost, q, scratch, &mut a), nc);
     assert_eq!(a.as_slice(), c.as_slice(), "plan scan vs reference: {q:?}");
-    // The plan's planes forced, with sets over the foci (when the plan has them and the foci
-    // fit) and over the whole board.
-    for plan in [plan, &plan.clone().without_foci_sets()] {
-        let mut a = MatchBuf::new(fast);
-        if let Some(n) = plan.scan_parallel(rom, board, &NoHost, q, scratch, &mut a) {
-            assert_eq!(n, nc);
-            assert_eq!(
-                a.as_slice(),
-                c.as_slice(),
-                "plan planes (over foci: {}) vs reference: {q:?}",
-                plan.over_foci()
-            );
-        }
-    }
+
     // Compact hits, resolved, are the same matches in the same order.
     let mut hit_slots = vec![lens_vm::matching::Hit::EMPTY; c.len() + 1];
     let resolved = |h: &lens_vm::matching::HitBuf<'_>| -> Vec<Match> {
@@ -152,6 +139,34 @@ fn check<B: BoardView>(
         c.as_slice(),
         "plan scan_hits vs reference: {q:?}"
     );
+    // The plan's planes forced, with sets over the foci (when the plan has them and the foci
+    // fit) and over the whole board; survivors straight to matches (plain classes) and
+    // through the class program.
+    for plan in [
+        plan,
+        &plan.clone().without_foci_sets(),
+        &plan.clone().without_plain(),
+    ] {
+        let mut a = MatchBuf::new(fast);
+        if let Some(n) = plan.scan_parallel(rom, board, &NoHost, q, scratch, &mut a) {
+            assert_eq!(n, nc);
+            assert_eq!(
+                a.as_slice(),
+                c.as_slice(),
+                "plan planes (over foci: {}, plain: {}) vs reference: {q:?}",
+                plan.over_foci(),
+                plan.plain()
+            );
+        }
+        let mut h = lens_vm::matching::HitBuf::new(&mut hit_slots);
+        assert_eq!(plan.scan_hits(rom, board, &NoHost, q, scratch, &mut h), nc);
+        assert_eq!(
+            resolved(&h),
+            c.as_slice(),
+            "plan scan_hits (plain: {}) vs reference: {q:?}",
+            plan.plain()
+        );
+    }
     for y in area.y0..area.y1 {
         for x in area.x0..area.x1 {
             let mut a = MatchBuf::new(fast);
@@ -232,6 +247,9 @@ fn scans_equal_reference(bytes: Vec<u8>, tables: bool) {
     assert!(plans.iter().all(|p| p.fits(&rom)));
     // Packed classes (keys within 3 points) take the sets over the foci.
     assert!(plans.iter().any(|p| p.over_foci()));
+    // Some classes skip the class program on their survivors, not all.
+    assert!(plans.iter().any(|p| p.plain()));
+    assert!(plans.iter().any(|p| !p.plain()));
     let facts: Vec<_> = (0..rom.class_count())
         .map(|c| lens_vm::matching::HitPlan::new(&rom, ClassId(c as u32)).unwrap())
         .collect();

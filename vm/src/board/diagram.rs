@@ -233,7 +233,8 @@ impl Board {
     fn set_stone_raw(&mut self, p: usize, c: u8) {
         self.colour[p] = c;
         let (x, y) = super::layout::xy(p);
-        self.rows[c as usize - 1][y as usize] |= 1 << x;
+        self.rows[y as usize + super::ROW_PAD] |=
+            1 << (x as usize + super::ROW_PAD + super::colour_shift(c));
         self.stone_hash ^= super::zobrist::KEYS.stones[c as usize - 1][p];
     }
 

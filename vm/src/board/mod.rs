@@ -48,6 +48,18 @@ pub use view::{BoardView, Colour, Point};
 use layout::{Cells, EMPTY, OFF, cell, code};
 use zobrist::KEYS;
 
+/// Empty rows and columns around the stone rows (a 7x7 window's reach).
+const ROW_PAD: usize = 3;
+/// Padded stone rows per colour: 25 + 2 * 3 <= 32.
+const ROW_SLOTS: usize = 32;
+const _: () = assert!(MAX_SIZE as usize + 2 * ROW_PAD <= ROW_SLOTS);
+
+/// Where a colour code's stones start in a padded row (`Board::rows`): black 0, white 32.
+#[inline(always)]
+const fn colour_shift(code: u8) -> usize {
+    (code as usize - 1) * 32
+}
+
 /// How many moves (plays, passes, placements) can be undone. A move beyond it fails with
 /// [`PlayError::HistoryFull`]; [`Board::clear_history`] makes the current position the base.
 pub const HISTORY_CAPACITY: usize = 1024;
@@ -124,8 +136,11 @@ pub struct Board {
     next: Cells<u16>,
     libs: Cells<u16>,
     count: Cells<u16>,
-    /// `rows[colour_code - 1][y]`, bit `x` set = stone.
-    rows: [[u32; MAX_SIZE as usize]; 2],
+    /// The stone rows: bit `x + ROW_PAD` of `rows[y + ROW_PAD]` is a black stone at `(x, y)`,
+    /// bit `x + ROW_PAD + 32` a white one. Three empty rows and columns on every side, so the
+    /// 7x7 window of any on-board point is seven loads and shifts for both colours, with no
+    /// bounds work ([`BoardView::window7`]).
+    rows: [u64; ROW_SLOTS],
     history_len: usize,
     captured_len: usize,
     history: [Undo; HISTORY_CAPACITY],
@@ -190,7 +205,7 @@ impl Board {
             next: Cells::filled(0),
             libs: Cells::filled(0),
             count: Cells::filled(0),
-            rows: [[0; MAX_SIZE as usize]; 2],
+            rows: [0; ROW_SLOTS],
             history_len: 0,
             captured_len: 0,
             history: [NO_UNDO; HISTORY_CAPACITY],
@@ -333,7 +348,7 @@ impl Board {
     #[inline]
     pub fn row(&self, colour: Colour, y: i32) -> u32 {
         if (y as u32) < self.size as u32 {
-            self.rows[code(colour) as usize - 1][y as usize]
+            (self.rows[y as usize + ROW_PAD] >> (ROW_PAD + colour_shift(code(colour)))) as u32
         } else {
             0
         }
@@ -370,6 +385,15 @@ impl BoardView for Board {
     fn row_bits(&self, colour: Colour, y: i32) -> Option<u32> {
         Some(self.row(colour, y))
     }
+    /// Seven loads and shifts of the padded rows: no bounds or off-board work.
+    #[inline]
+    fn window7(&self, x: i32, y: i32) -> Option<[[u8; 7]; 2]> {
+        // (A bad coordinate gives garbage, not a panic: the shift is masked, and the row
+        // index clamped so that `y + 6` stays in the array, which drops the bounds checks.)
+        let (sh, y) = (x as u32 & 31, (y as u32).min(MAX_SIZE as u32) as usize);
+        let w: [u64; 7] = core::array::from_fn(|i| self.rows[y + i] >> sh);
+        Some([w.map(|v| v as u8 & 0x7F), w.map(|v| (v >> 32) as u8 & 0x7F)])
+    }
     /// The default method's row-bitboard path, reading the rows directly.
     #[inline]
     fn window_rows(&self, x0: i32, y0: i32, width: u32, out: &mut [[u32; 3]]) {
@@ -385,7 +409,8 @@ impl BoardView for Board {
         let mut y = y0;
         for row in out.iter_mut() {
             *row = if (y as u32) < self.size as u32 {
-                let [b, w] = [self.rows[0][y as usize], self.rows[1][y as usize]];
+                let r = self.rows[y as usize + ROW_PAD] >> ROW_PAD;
+                let [b, w] = [r as u32, (r >> 32) as u32];
                 [cut(b), cut(w), off]
             } else {
                 [0, 0, wmask]

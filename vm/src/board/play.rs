@@ -4,7 +4,9 @@
 
 use super::layout::{EMPTY, SLOTS, STRIDE, cell, code, neighbours};
 use super::zobrist::KEYS;
-use super::{Board, CAPTURE_CAPACITY, Colour, HISTORY_CAPACITY, Kind, PlayError, Undo};
+use super::{
+    Board, CAPTURE_CAPACITY, Colour, HISTORY_CAPACITY, Kind, PlayError, ROW_PAD, Undo, colour_shift,
+};
 
 /// Distinct values among up to 4 candidates (string heads around a point).
 #[derive(Clone, Copy)]
@@ -200,7 +202,7 @@ impl Board {
     fn set_stone(&mut self, p: usize, c: u8) {
         self.colour[p] = c;
         let (x, y) = ((p % STRIDE) - 1, (p / STRIDE) - 1);
-        self.rows[c as usize - 1][y] |= 1 << x;
+        self.rows[y + ROW_PAD] |= 1 << (x + ROW_PAD + colour_shift(c));
         self.stone_hash ^= KEYS.stones[c as usize - 1][p];
     }
 
@@ -208,7 +210,7 @@ impl Board {
     fn clear_stone(&mut self, p: usize, c: u8) {
         self.colour[p] = EMPTY;
         let (x, y) = ((p % STRIDE) - 1, (p / STRIDE) - 1);
-        self.rows[c as usize - 1][y] &= !(1 << x);
+        self.rows[y + ROW_PAD] &= !(1 << (x + ROW_PAD + colour_shift(c)));
         self.stone_hash ^= KEYS.stones[c as usize - 1][p];
     }
 

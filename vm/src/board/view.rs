@@ -46,6 +46,37 @@ pub trait BoardView {
     fn row_bits(&self, _colour: Colour, _y: i32) -> Option<u32> {
         None
     }
+    /// Optional fast path for the 7x7 view cut around an on-board point `(x, y)`: the black
+    /// and the white stones on rows `y - 3 ..= y + 3` (north first), bit `j` of each standing
+    /// for column `x - 3 + j` (7 bits; points off the board read 0). `None` when the board has
+    /// no row bitboards. The default cuts [`BoardView::row_bits`]; the reference board keeps
+    /// padded rows and answers with seven loads and shifts.
+    #[inline]
+    fn window7(&self, x: i32, y: i32) -> Option<[[u8; 7]; 2]> {
+        let size = self.size() as i32;
+        self.row_bits(Colour::Black, y.clamp(0, size - 1))?;
+        // Column x - 3 + j lands on bit j (a bad `x` gives 0s, not an overflow).
+        let sh = u32::try_from(x).unwrap_or(u32::MAX);
+        let cut = |colour| {
+            core::array::from_fn(|i| {
+                let r = y.saturating_add(i as i32 - 3);
+                let bits = if (r as u32) < size as u32 {
+                    self.row_bits(colour, r).unwrap_or(0) as u64
+                } else {
+                    0
+                };
+                (bits << 3).checked_shr(sh).unwrap_or(0) as u8 & 0x7F
+            })
+        };
+        Some([cut(Colour::Black), cut(Colour::White)])
+    }
+    /// Optional fast path: the packed 7x7 view words (the three words of docs/rom-format.md's
+    /// packed layout) of the on-board focus `(x, y)` seen from `persp`, when the board keeps
+    /// them ([`crate::matching::KeptViews`]). The default, `None`, has the matcher cut the view.
+    #[inline]
+    fn view7(&self, _persp: Colour, _x: i32, _y: i32) -> Option<[u64; 3]> {
+        None
+    }
     /// Cuts a window from the board: `width` (1..=32) columns from column `x0`, `out.len()`
     /// rows from row `y0` (any of them may lie off the board). `out[i]` is
     /// `[black, white, off]` for row `y0 + i`, bit `j` standing for column `x0 + j`; empty

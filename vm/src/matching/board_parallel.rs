@@ -645,7 +645,13 @@ fn scan_n<B: BoardView + ?Sized, H: Host + ?Sized, O: Sink + ?Sized, const N: us
         });
         match collected {
             Ok(hits) => {
-                produced += emit(rom, board, host, q, class, active, f.sc, &band, hits, out);
+                produced += match keys {
+                    #[cfg(feature = "alloc")]
+                    Keys::Plan(ScanPlan {
+                        plain: Some(facts), ..
+                    }) => plan::emit_plain(facts, q, s, &mut f.sc.raw[..hits], out),
+                    _ => emit(rom, board, host, q, class, active, f.sc, &band, hits, out),
+                };
                 row0 = end;
             }
             Err((done, total)) => {

@@ -41,6 +41,7 @@ pub(crate) use results::Sink;
 pub use results::{Hit, HitBuf};
 #[cfg(feature = "bench-internals")]
 pub use view::build as view_words;
+pub use view::{KeptViews, WithViews};
 
 use crate::board::{BoardView, Colour, Point};
 use crate::geometry::Orientation;

@@ -1,7 +1,9 @@
 //! Building the packed 7x7 view words of a focus point ([`crate::rom::layout`]).
 
 use crate::board::{BoardView, Colour, Point};
-use crate::rom::layout::{POINT_BITS, RING, WORD_BASE, WORD_FIRST, WORD_POINTS, edge_bit};
+use crate::rom::layout::{
+    POINT_BITS, RING, WORD_BASE, WORD_FIRST, WORD_POINTS, edge_bit, point_bit,
+};
 
 /// The edge thermometer bits of word 0 at `(x, y)` on a board of side `s`, branch-free: the
 /// bits of direction `dir` for `r` in `(d, 3]` where `d` is the distance to that edge (a
@@ -53,64 +55,73 @@ const fn ring_rows() -> [[u64; 128]; 7] {
     t
 }
 
-/// The three view words from the ring-order planes of friend, foe and empty points.
-#[inline]
+/// The three view words from the ring-order planes of friend, foe and empty points (the
+/// empty plane may have bits above the 49 points: they are dropped).
+#[inline(always)]
 fn pack(edges: u64, f: u64, o: u64, e: u64) -> [u64; 3] {
-    let mut v = [edges, 0, 0];
-    for (w, word) in v.iter_mut().enumerate() {
-        let (first, n) = (WORD_FIRST[w] as u32, WORD_POINTS[w] as u32);
-        let m = (1u64 << n) - 1;
-        let base = WORD_BASE[w];
-        *word |= ((f >> first) & m) << base
-            | ((o >> first) & m) << (base + n)
-            | ((e >> first) & m) << (base + 2 * n);
+    const fn part(w: usize) -> (u32, u32, u64) {
+        (
+            WORD_FIRST[w] as u32,
+            WORD_POINTS[w] as u32,
+            (1 << WORD_POINTS[w]) - 1,
+        )
     }
-    v
+    let [(_, n0, m0), (f1, n1, m1), (f2, n2, m2)] = [part(0), part(1), part(2)];
+    let b0 = WORD_BASE[0];
+    // Friend and foe planes hold 49 bits: the last word's parts need no mask.
+    [
+        edges | (f & m0) << b0 | (o & m0) << (b0 + n0) | (e & m0) << (b0 + 2 * n0),
+        (f >> f1 & m1) | (o >> f1 & m1) << n1 | (e >> f1 & m1) << (2 * n1),
+        f >> f2 | (o >> f2) << n2 | (e >> f2 & m2) << (2 * n2),
+    ]
 }
 
-/// `LINE_RING[0][m]`: the ring-order bits of the window columns in `m` (bit `dx + 3`);
-/// `LINE_RING[1][m]`: of the window rows in `m` (bit `dy + 3`). The off-board points of a
-/// window are one lookup in each, so the empty plane needs no per-row work.
-static LINE_RING: [[u64; 128]; 2] = line_ring();
+/// Where the edge thermometer bits sit in an [`EDGE`] entry (above the 49 ring bits).
+const EDGE_SHIFT: u32 = 52;
 
-const fn line_ring() -> [[u64; 128]; 2] {
-    let mut t = [[0u64; 128]; 2];
-    let mut m = 0;
-    while m < 128 {
+/// `EDGE[side][d]`, `d` (0..32) the distance of an on-board focus from the board's edge on
+/// `side` (0 west, 1 east, 2 north, 3 south): the ring-order bits of the window points beyond
+/// that edge, and at [`EDGE_SHIFT`] the thermometer bits of that direction. An on-board
+/// focus's off-board points and edge bits are four lookups with no branch.
+static EDGE: [[u64; 32]; 4] = edge_table();
+
+const fn edge_table() -> [[u64; 32]; 4] {
+    let mut t = [[0u64; 32]; 4];
+    let mut d = 0;
+    while d < 32 {
+        let thermo = (0b111u64 << if d < 3 { d } else { 3 }) & 0b111;
         let mut k = 0;
         while k < 49 {
-            let (dx, dy) = RING[k];
-            if m >> (dx + 3) & 1 != 0 {
-                t[0][m] |= 1 << k;
-            }
-            if m >> (dy + 3) & 1 != 0 {
-                t[1][m] |= 1 << k;
+            let (dx, dy) = (RING[k].0 as i32, RING[k].1 as i32);
+            let beyond = [dx < -d, dx > d, dy < -d, dy > d];
+            let mut side = 0;
+            while side < 4 {
+                if beyond[side] {
+                    t[side][d as usize] |= 1 << k;
+                }
+                side += 1;
             }
             k += 1;
         }
-        m += 1;
+        // Thermometer directions: 0 N, 1 E, 2 S, 3 W.
+        t[0][d as usize] |= thermo << (EDGE_SHIFT + edge_bit(3, 1));
+        t[1][d as usize] |= thermo << (EDGE_SHIFT + edge_bit(1, 1));
+        t[2][d as usize] |= thermo << (EDGE_SHIFT + edge_bit(0, 1));
+        t[3][d as usize] |= thermo << (EDGE_SHIFT + edge_bit(2, 1));
+        d += 1;
     }
     t
 }
 
-/// Bit `j` (0..7): line `c - 3 + j` of a board of side `s` is on the board.
-#[inline]
-fn on_lines(s: i32, c: i32) -> usize {
-    let full = (1u64 << s.clamp(0, 32)) - 1;
-    let shift = 3 - c;
-    let v = if shift >= 0 {
-        full << shift.min(63)
-    } else {
-        full >> (-shift).min(63)
-    };
-    (v & 0x7F) as usize
-}
-
-/// The three view words at `(x, y)` seen from `persp` (friend = `persp`), by the view cut
-/// the current instruction-set path takes ([`super::simd`]): `build_tables`, or the BMI2
-/// `pext` gather.
+/// The three view words at `(x, y)` seen from `persp` (friend = `persp`): the board's kept
+/// words when it has them ([`BoardView::view7`], [`KeptViews`]), else by the view cut the
+/// current instruction-set path takes ([`super::simd`]): `build_tables`, or the BMI2 `pext`
+/// gather.
 #[inline]
 pub fn build<B: BoardView + ?Sized>(b: &B, persp: Colour, x: i32, y: i32) -> [u64; 3] {
+    if let Some(v) = b.view7(persp, x, y) {
+        return v;
+    }
     if super::simd::pext() {
         return super::simd::view_pext(b, persp, x, y);
     }
@@ -118,81 +129,58 @@ pub fn build<B: BoardView + ?Sized>(b: &B, persp: Colour, x: i32, y: i32) -> [u6
 }
 
 /// The view words cut from the board's row bitboards when it has them (docs/performance.md,
-/// "One match call and the view") instead of 49 point reads: per window row, one shift per colour and one table
-/// lookup per colour; the empty plane is what is neither a stone nor off the board (two more
-/// lookups).
+/// "One match call and the view") instead of 49 point reads: the friend and foe stones of
+/// the 7 window rows ([`BoardView::window7`]), one table lookup per row and colour into ring
+/// order; the empty plane is what is neither a stone nor off the board (two lookups).
 #[inline]
 pub fn build_tables<B: BoardView + ?Sized>(b: &B, persp: Colour, x: i32, y: i32) -> [u64; 3] {
-    let s = b.size() as i32;
-    if inside(s, x, y)
-        && let Some(v) = interior(b, persp, x, y, |i, row| RING_ROWS[i][row as usize], |p| p)
-    {
-        return v;
-    }
-    if b.row_bits(Colour::Black, y.clamp(0, s - 1)).is_none() {
-        return build_points(b, persp, x, y);
-    }
-    if (x as u32) >= s as u32 {
-        return build_rows(b, persp, x, y);
-    }
-    let (mut black, mut white) = (0u64, 0u64);
-    for (i, t) in RING_ROWS.iter().enumerate() {
-        let row = y - 3 + i as i32;
-        if (row as u32) < s as u32 {
-            // Column x - 3 + j lands on bit j (x >= 0, so the shift is at most 3 left).
-            let cut = |bits: Option<u32>| ((bits.unwrap_or(0) as u64) << 3 >> x) as usize & 0x7F;
-            black |= t[cut(b.row_bits(Colour::Black, row))];
-            white |= t[cut(b.row_bits(Colour::White, row))];
+    if let Some([black, white]) = window(b, x, y) {
+        let (mut bp, mut wp) = (0u64, 0u64);
+        for (i, t) in RING_ROWS.iter().enumerate() {
+            bp |= t[(black[i] & 0x7F) as usize];
+            wp |= t[(white[i] & 0x7F) as usize];
         }
+        return on_board(b.size(), persp, x, y, bp, wp);
     }
-    finish(s, x, y, persp, black, white)
+    off_board(b, persp, x, y)
 }
 
-/// Whether the whole 7x7 window of `(x, y)` lies on a board of side `s` (most foci of a
-/// 19x19 board: no off-board points, no edge bits).
+/// The black and white window rows of an on-board focus, when the board has row bitboards.
 #[inline(always)]
-fn inside(s: i32, x: i32, y: i32) -> bool {
-    ((x - 3) as u32) <= (s - 7) as u32 && ((y - 3) as u32) <= (s - 7) as u32 && s >= 7
-}
-
-/// The view of a focus whose window is [`inside`] the board: one shift per row and colour, no
-/// bounds or edge work. `row(i, bits)` places window row `i`'s column bits (west first) in a
-/// plane, `order` turns a plane into ring order. `None` when the board has no row bitboards.
-#[inline(always)]
-fn interior<B: BoardView + ?Sized>(
-    b: &B,
-    persp: Colour,
-    x: i32,
-    y: i32,
-    row: impl Fn(usize, u32) -> u64,
-    order: impl Fn(u64) -> u64,
-) -> Option<[u64; 3]> {
-    let (fc, oc) = match persp {
-        Colour::Black => (Colour::Black, Colour::White),
-        Colour::White => (Colour::White, Colour::Black),
-    };
-    b.row_bits(fc, y)?;
-    let sh = (x - 3) as u32;
-    let (mut f, mut o) = (0u64, 0u64);
-    for i in 0..7 {
-        let r = y - 3 + i as i32;
-        f |= row(i, b.row_bits(fc, r).unwrap_or(0) >> sh & 0x7F);
-        o |= row(i, b.row_bits(oc, r).unwrap_or(0) >> sh & 0x7F);
+fn window<B: BoardView + ?Sized>(b: &B, x: i32, y: i32) -> Option<[[u8; 7]; 2]> {
+    let s = b.size() as u32;
+    if (x as u32) < s && (y as u32) < s {
+        b.window7(x, y)
+    } else {
+        None
     }
-    let (f, o) = (order(f), order(o));
-    Some(pack(0, f, o, !(f | o) & ((1u64 << 49) - 1)))
 }
 
-/// The view words from the ring-order planes of black and white stones.
+/// The view words of an on-board focus from the ring-order planes of black and white stones.
 #[inline(always)]
-fn finish(s: i32, x: i32, y: i32, persp: Colour, black: u64, white: u64) -> [u64; 3] {
-    let off = LINE_RING[0][!on_lines(s, x) & 0x7F] | LINE_RING[1][!on_lines(s, y) & 0x7F];
-    let empty = !(black | white | off) & ((1u64 << 49) - 1);
+fn on_board(s: u8, persp: Colour, x: i32, y: i32, black: u64, white: u64) -> [u64; 3] {
     let (f, o) = match persp {
         Colour::Black => (black, white),
         Colour::White => (white, black),
     };
-    pack(edges(s, x, y), f, o, empty)
+    let (far, at) = (s as i32 - 1, |side: usize, d: i32| {
+        EDGE[side][d as usize & 31]
+    });
+    let off = at(0, x) | at(1, far - x) | at(2, y) | at(3, far - y);
+    // (`pack` keeps the empty plane to its 49 bits.)
+    pack(off >> EDGE_SHIFT, f, o, !(f | o | off))
+}
+
+/// A focus off the board ([`BoardView::window_rows`]), or a board without row bitboards
+/// (point reads).
+#[cold]
+#[inline(never)]
+fn off_board<B: BoardView + ?Sized>(b: &B, persp: Colour, x: i32, y: i32) -> [u64; 3] {
+    let s = b.size() as i32;
+    if b.row_bits(Colour::Black, y.clamp(0, s - 1)).is_none() {
+        return build_points(b, persp, x, y);
+    }
+    build_rows(b, persp, x, y)
 }
 
 /// The ring order's runs over the window in row-major order (bit `(dy + 3) * 7 + dx + 3`):
@@ -241,33 +229,18 @@ pub(crate) fn build_with<B: BoardView + ?Sized>(
     y: i32,
     pext: impl Fn(u64, u64) -> u64,
 ) -> [u64; 3] {
-    let s = b.size() as i32;
     let ring = |rm: u64| {
         RING_RUNS
             .iter()
             .fold(0u64, |acc, &(mask, first)| acc | pext(rm, mask) << first)
     };
-    if inside(s, x, y)
-        && let Some(v) = interior(b, persp, x, y, |i, r| (r as u64) << (7 * i), ring)
-    {
-        return v;
+    if let Some([black, white]) = window(b, x, y) {
+        let rows = |r: [u8; 7]| {
+            (r.iter().enumerate()).fold(0u64, |acc, (i, &v)| acc | ((v & 0x7F) as u64) << (7 * i))
+        };
+        return on_board(b.size(), persp, x, y, ring(rows(black)), ring(rows(white)));
     }
-    if b.row_bits(Colour::Black, y.clamp(0, s - 1)).is_none() {
-        return build_points(b, persp, x, y);
-    }
-    if (x as u32) >= s as u32 {
-        return build_rows(b, persp, x, y);
-    }
-    let (mut black, mut white) = (0u64, 0u64);
-    for i in 0..7 {
-        let row = y - 3 + i;
-        if (row as u32) < s as u32 {
-            let cut = |bits: Option<u32>| ((bits.unwrap_or(0) as u64) << 3 >> x) & 0x7F;
-            black |= cut(b.row_bits(Colour::Black, row)) << (7 * i);
-            white |= cut(b.row_bits(Colour::White, row)) << (7 * i);
-        }
-    }
-    finish(s, x, y, persp, ring(black), ring(white))
+    off_board(b, persp, x, y)
 }
 
 /// The portable `pext` (bit by bit), for tests of [`build_with`] on any machine.
@@ -339,10 +312,223 @@ fn edges_by_steps(s: i32, x: i32, y: i32) -> u64 {
     v
 }
 
+/// Side of [`KeptViews`]'s padded focus grid: every point within 3 of a 25x25 board, so the
+/// 49 foci that see a stone need no bounds work.
+const KEPT_SIDE: usize = crate::board::MAX_SIZE as usize + 6;
+
+/// `TOGGLE[colour][k]`: where (relative to the stone's focus in the flat grid) and which bits
+/// (the stone's, from Black, and the empty one) flip in the view of the focus that sees a
+/// stone of `colour` (0 black, 1 white) at ring point `k`, when it comes or goes.
+static TOGGLE: [[(isize, u64); 49]; 2] = toggles();
+
+const fn toggles() -> [[(isize, u64); 49]; 2] {
+    let mut t = [[(0isize, 0u64); 49]; 2];
+    let mut k = 0;
+    while k < 49 {
+        let (dx, dy) = (RING[k].0 as isize, RING[k].1 as isize);
+        let mut c = 0;
+        while c < 2 {
+            let (w, stone) = point_bit(k, c as u32);
+            let (_, empty) = point_bit(k, 2);
+            // The focus sees the stone at `(dx, dy)`: it is at `stone - (dx, dy)`.
+            let at = -3 * (dy * KEPT_SIDE as isize + dx) + w as isize;
+            t[c][k] = (at, 1 << stone | 1 << empty);
+            c += 1;
+        }
+        k += 1;
+    }
+    t
+}
+
+/// The view words of every focus of one board, seen from Black, kept up to date from the
+/// board's stone rows: a view is then one load (and a swap of the friend and foe bits for
+/// White) instead of a cut. [`KeptViews::sync`] brings them up to date with a board (each
+/// changed stone flips one word of each of the 49 foci that see it) and hands out the board
+/// with its views, which the matcher reads through [`BoardView::view7`]. About 23 KiB: keep
+/// it in a `Box` (or a static) beside the board. No allocation.
+#[derive(Clone)]
+pub struct KeptViews {
+    /// Side of the board the views are of (0: none yet).
+    size: u8,
+    /// The stone rows at the last sync, `[black, white]`.
+    rows: [[u32; 2]; crate::board::MAX_SIZE as usize],
+    /// The three words of focus `(x, y)` from `3 * ((y + 3) * KEPT_SIDE + x + 3)` (foci off
+    /// the board: 0).
+    views: [u64; 3 * KEPT_SIDE * KEPT_SIDE],
+}
+
+impl Default for KeptViews {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl KeptViews {
+    /// No views yet (the first [`KeptViews::sync`] builds them).
+    pub const fn new() -> KeptViews {
+        KeptViews {
+            size: 0,
+            rows: [[0; 2]; crate::board::MAX_SIZE as usize],
+            views: [0; 3 * KEPT_SIDE * KEPT_SIDE],
+        }
+    }
+
+    /// Brings the views up to date with `board` (any position: plays, captures, undos and
+    /// edits alike, found by comparing its stone rows with the last ones; a new size starts
+    /// over) and returns the board with its views for the matcher. The borrows keep both
+    /// unchanged while it is used.
+    pub fn sync<'a, B: BoardView + ?Sized>(&'a mut self, board: &'a B) -> WithViews<'a, B> {
+        // (A board larger than the grid keeps no views: the matcher cuts them.)
+        let s = Some(board.size())
+            .filter(|&s| s <= crate::board::MAX_SIZE)
+            .unwrap_or(0);
+        if s != self.size {
+            self.reset(s);
+        }
+        let n = s as usize;
+        let mut rows = [[0u32; 3]; crate::board::MAX_SIZE as usize];
+        board.window_rows(0, 0, s as u32, &mut rows[..n]);
+        for (y, (now, was)) in rows[..n].iter().zip(self.rows.iter_mut()).enumerate() {
+            if now[..2] == was[..] {
+                continue;
+            }
+            for c in 0..2 {
+                let mut diff = now[c] ^ was[c];
+                while diff != 0 {
+                    toggle(&mut self.views, c, diff.trailing_zeros() as usize, y);
+                    diff &= diff - 1;
+                }
+                was[c] = now[c];
+            }
+        }
+        WithViews { board, views: self }
+    }
+
+    /// Empty views of a board of side `s`: edges and empty points only.
+    fn reset(&mut self, s: u8) {
+        self.size = s;
+        self.rows = [[0; 2]; crate::board::MAX_SIZE as usize];
+        self.views = [0; 3 * KEPT_SIDE * KEPT_SIDE];
+        for y in 0..s as i32 {
+            for x in 0..s as i32 {
+                let v = on_board(s, Colour::Black, x, y, 0, 0);
+                self.views[3 * at(x, y)..][..3].copy_from_slice(&v);
+            }
+        }
+    }
+}
+
+/// A stone of colour `c` (0 black, 1 white) came or went at `(x, y)`: every focus that
+/// sees it flips its bits.
+fn toggle(views: &mut [u64], c: usize, x: usize, y: usize) {
+    let stone = 3 * at(x as i32, y as i32) as isize;
+    for &(d, bits) in TOGGLE[c & 1].iter() {
+        if let Some(v) = views.get_mut((stone + d) as usize) {
+            *v ^= bits;
+        }
+    }
+}
+
+/// Index of focus `(x, y)` (within 3 of the board) in [`KeptViews`]'s grid.
+#[inline(always)]
+fn at(x: i32, y: i32) -> usize {
+    (y + 3) as usize * KEPT_SIDE + (x + 3) as usize
+}
+
+/// A board with its [`KeptViews`] ([`KeptViews::sync`]): the same [`BoardView`], whose
+/// [`BoardView::view7`] reads the kept words.
+#[derive(Clone, Copy)]
+pub struct WithViews<'a, B: BoardView + ?Sized> {
+    board: &'a B,
+    views: &'a KeptViews,
+}
+
+impl<'a, B: BoardView + ?Sized> WithViews<'a, B> {
+    /// The board.
+    pub fn board(&self) -> &'a B {
+        self.board
+    }
+}
+
+impl<B: BoardView + ?Sized> BoardView for WithViews<'_, B> {
+    #[inline]
+    fn size(&self) -> u8 {
+        self.board.size()
+    }
+    #[inline]
+    fn point(&self, x: i32, y: i32) -> Point {
+        self.board.point(x, y)
+    }
+    #[inline]
+    fn liberties(&self, x: i32, y: i32) -> u16 {
+        self.board.liberties(x, y)
+    }
+    #[inline]
+    fn row_bits(&self, colour: Colour, y: i32) -> Option<u32> {
+        self.board.row_bits(colour, y)
+    }
+    #[inline]
+    fn window7(&self, x: i32, y: i32) -> Option<[[u8; 7]; 2]> {
+        self.board.window7(x, y)
+    }
+    #[inline]
+    fn window_rows(&self, x0: i32, y0: i32, width: u32, out: &mut [[u32; 3]]) {
+        self.board.window_rows(x0, y0, width, out)
+    }
+    #[inline]
+    fn view7(&self, persp: Colour, x: i32, y: i32) -> Option<[u64; 3]> {
+        let s = self.views.size as u32;
+        if (x as u32) >= s || (y as u32) >= s {
+            return None;
+        }
+        let i = 3 * at(x, y);
+        let v = [
+            self.views.views[i],
+            self.views.views[i + 1],
+            self.views.views[i + 2],
+        ];
+        Some(match persp {
+            Colour::Black => v,
+            Colour::White => swap_sides(v),
+        })
+    }
+}
+
+/// View words seen from the other side: each word's friend and foe bits trade places.
+#[inline(always)]
+fn swap_sides(v: [u64; 3]) -> [u64; 3] {
+    let mut out = v;
+    for (w, word) in out.iter_mut().enumerate() {
+        let (b, n) = (WORD_BASE[w], WORD_POINTS[w] as u32);
+        let m = (1u64 << n) - 1;
+        let (f, o) = (*word >> b & m, *word >> (b + n) & m);
+        *word = (*word & !(m << b | m << (b + n))) | f << (b + n) | o << b;
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::board::Board;
+
+    /// A board with row bitboards but the trait's default `window7` (an engine's own board).
+    struct RowsOnly<'a>(&'a Board);
+
+    impl BoardView for RowsOnly<'_> {
+        fn size(&self) -> u8 {
+            self.0.size()
+        }
+        fn point(&self, x: i32, y: i32) -> Point {
+            self.0.point(x, y)
+        }
+        fn liberties(&self, x: i32, y: i32) -> u16 {
+            self.0.liberties(x, y)
+        }
+        fn row_bits(&self, colour: Colour, y: i32) -> Option<u32> {
+            self.0.row_bits(colour, y)
+        }
+    }
 
     #[test]
     fn branch_free_edges_equal_the_definition() {
@@ -391,10 +577,68 @@ mod tests {
                             let gathered = build_with(&b, p, x, y, soft_pext);
                             assert_eq!(gathered, want, "pext gather: {size} ({x},{y})");
                             assert_eq!(build_rows(&b, p, x, y), want, "rows: {size} ({x},{y})");
+                            let rows = RowsOnly(&b);
+                            assert_eq!(build_tables(&rows, p, x, y), want, "default window7");
+                            let gathered = build_with(&rows, p, x, y, soft_pext);
+                            assert_eq!(gathered, want, "default window7, pext: ({x},{y})");
                         }
                     }
                 }
             }
+        }
+    }
+
+    /// Kept views equal the point reads at every on-board focus, from both sides: after a
+    /// first sync, after every play (captures included) and undo of a random game, and after
+    /// a change of board size.
+    #[test]
+    fn kept_views_equal_point_reads() {
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let mut kept = KeptViews::new();
+        let check = |kept: &mut KeptViews, b: &Board, what: &str| {
+            let s = b.size() as i32;
+            let with = kept.sync(b);
+            for y in 0..s {
+                for x in 0..s {
+                    for p in [Colour::Black, Colour::White] {
+                        let want = build_points(b, p, x, y);
+                        assert_eq!(with.view7(p, x, y), Some(want), "{what}: ({x},{y}) {p:?}");
+                        assert_eq!(build(&with, p, x, y), want, "{what}: build ({x},{y})");
+                    }
+                }
+            }
+            for (x, y) in [(-1, 0), (0, -1), (s, 0), (0, s)] {
+                assert_eq!(
+                    with.view7(Colour::Black, x, y),
+                    None,
+                    "{what}: off ({x},{y})"
+                );
+            }
+        };
+        for size in [9u8, 5, 19, 25, 19] {
+            let mut b = Board::new(size).unwrap();
+            check(&mut kept, &b, "empty");
+            let s = size as u64;
+            for m in 0..3 * s * s {
+                let c = b.to_move();
+                if b.play(c, next(s) as i32, next(s) as i32).is_err() {
+                    continue;
+                }
+                if m % 7 == 0 {
+                    check(&mut kept, &b, "play");
+                }
+                if next(4) == 0 {
+                    assert!(b.undo());
+                    check(&mut kept, &b, "undo");
+                }
+            }
+            check(&mut kept, &b, "game");
         }
     }
 }

@@ -20,8 +20,8 @@ use super::{
 use crate::board::BoardView;
 use crate::geometry::Orientation;
 use crate::matching::dispatch::{self, Keys};
-use crate::matching::{HitBuf, Host, MatchBuf, Query, Scratch, Sink};
-use crate::rom::{ClassId, Kernel, Rom};
+use crate::matching::{HitBuf, Host, Match, MatchBuf, Query, Scratch, Sink, map_result};
+use crate::rom::{ClassId, ClassInfo, Item as RomItem, Kernel, Mode, RawResult, Rom};
 
 /// `Key::cache` of an offset outside the plane cache (its directory entry stays empty).
 pub(super) const UNCACHED: u16 = KEYS as u16;
@@ -62,6 +62,71 @@ pub struct ScanPlan {
     pub(super) entries: Vec<(u32, u8)>,
     /// The keys numbered densely for scans over the foci alone (`None`: keys out of reach).
     pub(super) compact: Option<CompactKeys>,
+    /// Per entry (index relative to the class), what its match is, when the class program
+    /// reduces to "every geometric hit is a match" ([`plain_facts`]); `None` otherwise.
+    pub(super) plain: Option<Vec<Fact>>,
+}
+
+/// What a geometric hit of one entry reports in a plain class (see [`plain_facts`]): the
+/// pattern's record read once at [`ScanPlan::new`] instead of at every match.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Fact {
+    /// Pattern index in the ROM.
+    pub p: u32,
+    /// `PatternSpec::id`.
+    pub id: u32,
+    pub priority: i32,
+    pub result: RawResult,
+    /// The entry's orientation and covers.
+    pub o: u8,
+    pub cov: u8,
+    /// The entry reports nothing (in no run, or a pattern without a result).
+    pub skip: bool,
+}
+
+/// The facts of a class whose program, on the hits of one focus, only turns each hit into its
+/// match in entry order: mode `all`, no default, only runs (no globs) in ascending entry
+/// order, no tests, no rejects. `None` for any other class (its survivors take the class
+/// program).
+fn plain_facts(rom: &Rom<'_>, info: &ClassInfo<'_>) -> Option<Vec<Fact>> {
+    if info.mode() != Mode::All || info.default_value().is_some() {
+        return None;
+    }
+    let (first, count) = (info.first_entry(), info.entry_count());
+    let mut in_run = alloc::vec![false; count as usize];
+    let mut last = first;
+    for item in info.items() {
+        let RomItem::Run { first: e0, end } = item else {
+            return None;
+        };
+        if e0 < last || end > first + count {
+            return None;
+        }
+        in_run[(e0 - first) as usize..(end - first) as usize].fill(true);
+        last = end.max(e0);
+    }
+    let mut facts = Vec::with_capacity(count as usize);
+    for (r, &run) in in_run.iter().enumerate() {
+        let (p, o, cov) = rom.entry(first + r as u32);
+        let pat = rom.pattern(p);
+        if pat.tests().next().is_some() {
+            return None;
+        }
+        let result = pat.result();
+        if matches!(result, Some(RawResult::Reject { .. })) {
+            return None;
+        }
+        facts.push(Fact {
+            p,
+            id: pat.id(),
+            priority: pat.priority(),
+            result: result.unwrap_or(RawResult::Value { value: 0, bits: 0 }),
+            o: o & 7,
+            cov,
+            skip: !run || result.is_none(),
+        });
+    }
+    Some(facts)
 }
 
 /// A constraint `(dx, dy, allowed)`.
@@ -186,6 +251,7 @@ impl ScanPlan {
         // Key ids become the keys themselves.
         let plan_keys: Vec<Key> = b.keys.iter().map(|&k| keys[k as usize]).collect();
         let compact = CompactKeys::new(&plan_keys, &b.nodes, &b.entries);
+        let plain = plain_facts(rom, &info);
         Some(ScanPlan {
             class,
             fingerprint: fingerprint(rom, first, count),
@@ -193,6 +259,7 @@ impl ScanPlan {
             nodes: b.nodes,
             entries: b.entries,
             compact,
+            plain,
         })
     }
 
@@ -218,6 +285,21 @@ impl ScanPlan {
     /// of the focus, at most 4,096 distinct keys.
     pub fn over_foci(&self) -> bool {
         self.compact.is_some()
+    }
+
+    /// Whether the survivors of its scans skip the class program (every geometric hit is a
+    /// match: mode `all`, no default, globs, tests or rejects; `docs/performance.md`, "Plain
+    /// classes").
+    pub fn plain(&self) -> bool {
+        self.plain.is_some()
+    }
+
+    /// The same plan with its survivors always taking the class program (feature
+    /// `bench-internals`: the differential tests and benches compare both paths).
+    #[cfg(feature = "bench-internals")]
+    pub fn without_plain(mut self) -> ScanPlan {
+        self.plain = None;
+        self
     }
 
     /// The same plan with sets over the whole board only (feature `bench-internals`: the
@@ -411,6 +493,56 @@ pub(super) fn collect<const N: usize>(
         }
     }
     Ok(hits)
+}
+
+/// The matches of a plain class's geometric hits `raw` (see [`plain_facts`]), as the class
+/// program would give them: sorted by focus then entry, one match per hit whose covers meet
+/// the query's orientations at its focus.
+pub(super) fn emit_plain<O: Sink + ?Sized>(
+    facts: &[Fact],
+    q: &Query,
+    s: i32,
+    raw: &mut [u32],
+    out: &mut O,
+) -> usize {
+    const ENTRY: u32 = (1 << ENTRY_BITS) - 1;
+    raw.sort_unstable();
+    let start = out.stored();
+    let (mut focus, mut x, mut y, mut qmask) = (u32::MAX, 0, 0, 0u8);
+    for &h in raw.iter() {
+        let Some(f) = facts.get((h & ENTRY) as usize) else {
+            continue;
+        };
+        if h >> ENTRY_BITS != focus {
+            focus = h >> ENTRY_BITS;
+            (x, y) = (focus as i32 % s, focus as i32 / s);
+            qmask = q.orientations.mask_at(x, y);
+        }
+        let sel = f.cov & qmask;
+        if f.skip || sel == 0 {
+            continue;
+        }
+        // The class program's choice: the entry's own orientation, else the first it covers.
+        let t = if sel & (1 << f.o) != 0 {
+            f.o
+        } else {
+            sel.trailing_zeros() as u8
+        };
+        let m = Match {
+            pattern: f.id,
+            orientation: t,
+            focus: (x, y),
+            result: map_result(
+                f.result,
+                Orientation::new(t).unwrap_or(Orientation::IDENTITY),
+                x,
+                y,
+            ),
+            priority: f.priority,
+        };
+        out.put(&m, f.p);
+    }
+    out.stored() - start
 }
 
 impl ScanPlan {
