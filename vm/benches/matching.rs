@@ -238,6 +238,22 @@ fn match_calls(
         }
     };
     kernels.push(("filter_512".into(), Box::new(filter(rom))));
+    // The baseline in the same run: the same kernel ORing every row of every live block
+    // (survivor limit 0, the kernel before survivor checks), whole call and filter alone.
+    fn old<'a>(mut f: Box<dyn FnMut() -> usize + 'a>) -> Box<dyn FnMut() -> usize + 'a> {
+        Box::new(move || {
+            internals::set_survivor_limit(Some(0));
+            let n = f();
+            internals::set_survivor_limit(None);
+            n
+        })
+    }
+    let (mut sl, mut sc) = (vec![Match::EMPTY; 1 << 14], Scratch::new());
+    kernels.push((
+        "sliced_all_rows".into(),
+        old(Box::new(move || calls(&rom, false, &mut sl, &mut sc))),
+    ));
+    kernels.push(("filter_all_rows".into(), old(Box::new(filter(rom)))));
     // The same calls writing compact hits (focus, pattern, orientation) instead of matches.
     let hits = move |r: Rom<'static>| {
         let (mut sl, mut sc) = (vec![matching::Hit::EMPTY; 1 << 14], Scratch::new());

@@ -2,7 +2,8 @@
 //! path) against the
 //! point-by-point reference matcher, over >= 10^6 random (position, pattern variant, focus,
 //! orientation set, perspective) cases, with zero disagreements, on every instruction-set path
-//! the machine supports (`matching::simd`, forced one by one).
+//! the machine supports (`matching::simd`, forced one by one), the sliced kernel with every
+//! survivor limit in turn (`internals::set_survivor_limit`).
 
 use lens_test_support::fixtures::*;
 use lens_vm::matching::simd::{self, Simd};
@@ -114,6 +115,7 @@ fn kernel_agrees_with_reference() {
         agree(&mut rng, &rom, &sliced, &facts, &variants, path);
     }
     simd::force(None).unwrap();
+    internals::set_survivor_limit(None);
     println!("paths: {paths:?}");
 }
 
@@ -200,6 +202,9 @@ fn agree(
             // The sliced kernel, on both boards, against the same reference answers.
             calls += 1;
             let s = &sliced[calls % 3];
+            // The sliced kernel's survivor checks: the default limit, never (every row ORed),
+            // at most one, always.
+            internals::set_survivor_limit([None, Some(0), Some(1), Some(u32::MAX)][calls / 3 % 4]);
             let mut sa = MatchBuf::new(&mut fast);
             let ns = s.match_at(&board, &NoHost, &q, x, y, &mut scratch, &mut sa);
             assert_eq!(

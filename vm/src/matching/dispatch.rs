@@ -182,7 +182,7 @@ pub(crate) fn match_focus<
         }
         FocusKernel::Sliced(s) => {
             let v = view::build(board, q.perspective, x, y);
-            let mut g = super::sliced::Sliced::new(s, class.words(), &v, first);
+            let mut g = super::sliced::Sliced::new(s, class, &v);
             run_class_from(&ctx, class, qmask, &mut g, src, stack, out)
         }
         FocusKernel::Masks => {

@@ -29,7 +29,7 @@ pub(crate) mod lut;
 mod results;
 #[allow(unsafe_code)]
 pub mod simd;
-mod sliced;
+pub(crate) mod sliced;
 pub(crate) mod view;
 
 #[cfg(feature = "alloc")]

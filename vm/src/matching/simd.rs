@@ -121,7 +121,8 @@ impl Features {
 fn features() -> Features {
     let bmi2 = std::is_x86_feature_detected!("bmi2");
     Features {
-        avx2: std::is_x86_feature_detected!("avx2"),
+        // The vector levels also count bits (`popcnt`, on every AVX2 CPU in practice).
+        avx2: std::is_x86_feature_detected!("avx2") && std::is_x86_feature_detected!("popcnt"),
         avx512: std::is_x86_feature_detected!("avx512f"),
         bmi2,
         fast_pext: bmi2 && !amd_before_zen3(),
@@ -147,7 +148,11 @@ fn amd_before_zen3() -> bool {
 #[cfg(not(all(feature = "std", target_arch = "x86_64")))]
 fn features() -> Features {
     Features {
-        avx2: cfg!(all(target_arch = "x86_64", target_feature = "avx2")),
+        avx2: cfg!(all(
+            target_arch = "x86_64",
+            target_feature = "avx2",
+            target_feature = "popcnt"
+        )),
         avx512: cfg!(all(target_arch = "x86_64", target_feature = "avx512f")),
         bmi2: cfg!(all(target_arch = "x86_64", target_feature = "bmi2")),
         fast_pext: true,
@@ -271,12 +276,12 @@ pub(crate) fn view_pext<B: crate::board::BoardView + ?Sized>(
 mod x86 {
     use super::Kernel;
 
-    #[target_feature(enable = "avx2")]
+    #[target_feature(enable = "avx2,popcnt")]
     pub(super) fn avx2<K: Kernel>(k: K) -> K::Out {
         k.run()
     }
 
-    #[target_feature(enable = "avx2,avx512f")]
+    #[target_feature(enable = "avx2,avx512f,popcnt")]
     pub(super) fn avx512<K: Kernel>(k: K) -> K::Out {
         k.run()
     }

@@ -1,14 +1,44 @@
 //! The bit-sliced kernel for packed classes (docs/performance.md, "One match call"): per block of
 //! `64 * bw` entries, OR the table rows of the bits set in the view; the zero bits of the
-//! result are the entries whose masks pass, found lowest first (= priority order). Blocks are
-//! computed lazily, so a glob skipped by its header costs nothing, and a block whose word-0
-//! rows already exclude every entry skips its other rows.
+//! result are the entries whose masks pass, found lowest first (= priority order).
+//!
+//! The word-0 rows (edges, focus, ring 1, half of ring 2) come first. After them most blocks
+//! of real patterns keep no entry (the block is done) or a few: up to [`survivor_limit`] of
+//! them are checked against their word-1 and word-2 masks (two loads each) instead of ORing the
+//! block's ~40 other rows. One kernel call computes a run of blocks and keeps the ones with
+//! candidates; blocks are computed only when a run asks for them, so a glob skipped by its
+//! header costs nothing.
+
+use core::sync::atomic::{AtomicU32, Ordering};
 
 use super::{Geometry, simd};
-use crate::rom::sliced::{ClassSlices, MAX_BLOCK_WORDS, ROW_BASE};
+use crate::rom::ClassInfo;
+use crate::rom::sliced::{ClassSlices, MAX_BLOCK_WORDS, ROW_BASE, ROW_BITS};
+use crate::rom::wire::u64_at;
 
 /// At most 12 edge bits + 49 point bits are set in a view.
 const MAX_ROWS: usize = 64;
+
+/// Blocks with candidates one kernel call keeps (it stops when this many are found).
+const LIVE: usize = 8;
+
+/// Default [`survivor_limit`] (docs/performance.md, "One match call").
+const SURVIVOR_LIMIT: u32 = 4;
+
+static LIMIT: AtomicU32 = AtomicU32::new(SURVIVOR_LIMIT);
+
+/// Blocks with at most this many entries left after the word-0 rows check those entries'
+/// other mask words instead of ORing the other rows (`0`: always OR every row).
+pub fn survivor_limit() -> u32 {
+    LIMIT.load(Ordering::Relaxed)
+}
+
+/// Sets [`survivor_limit`] (`None`: the default), for tests and benches: every limit gives the
+/// same matches.
+#[cfg(feature = "bench-internals")]
+pub fn set_survivor_limit(limit: Option<u32>) {
+    LIMIT.store(limit.unwrap_or(SURVIVOR_LIMIT), Ordering::Relaxed);
+}
 
 pub(crate) struct Sliced<'a> {
     bytes: &'a [u8],
@@ -16,24 +46,38 @@ pub(crate) struct Sliced<'a> {
     /// Bytes per block.
     block_bytes: usize,
     first: u32,
+    /// Entries in the class.
+    n: u32,
+    /// The class's word-1 and word-2 masks (entry order; empty when it has fewer words).
+    masks: [&'a [u8]; 2],
+    /// View words 1 and 2.
+    v12: [u64; 2],
+    limit: u32,
     /// Byte offsets (within a block) of the rows of the view's set bits, word-0 rows first.
     rows: [u32; MAX_ROWS],
     nrows: usize,
     nrows0: usize,
-    /// The block `cand` holds (`u32::MAX`: none yet).
-    block: u32,
-    /// Candidate entries of `block` (bit set = all mask words pass).
-    cand: [u64; MAX_BLOCK_WORDS],
+    /// Blocks `lo..hi` are computed; those with candidates are `live_block[..nlive]`
+    /// (ascending), their candidates (bit set = every mask word passes) in `live`; `cur` is
+    /// the first one the last query did not pass.
+    lo: u32,
+    hi: u32,
+    nlive: usize,
+    cur: usize,
+    live_block: [u32; LIVE],
+    live: [[u64; MAX_BLOCK_WORDS]; LIVE],
 }
 
 impl<'a> Sliced<'a> {
-    pub(crate) fn new(s: ClassSlices<'a>, words: usize, view: &[u64; 3], first: u32) -> Self {
+    #[inline]
+    pub(crate) fn new(s: ClassSlices<'a>, class: &ClassInfo<'a>, view: &[u64; 3]) -> Self {
+        let words = class.words();
         let row_bytes = s.bw * 8;
         let mut rows = [0u32; MAX_ROWS];
         let mut n = 0;
         let mut n0 = 0;
         for (w, &v) in view.iter().enumerate().take(words) {
-            let mut m = v & (u64::MAX >> (64 - crate::rom::sliced::ROW_BITS[w]));
+            let mut m = v & (u64::MAX >> (64 - ROW_BITS[w]));
             while m != 0 && n < MAX_ROWS {
                 let bit = m.trailing_zeros() as usize;
                 m &= m - 1;
@@ -44,63 +88,83 @@ impl<'a> Sliced<'a> {
                 n0 = n;
             }
         }
+        let mask = |w: usize| if words > w { class.mask_words(w) } else { &[] };
         Sliced {
             bytes: s.bytes,
             bw: s.bw,
             block_bytes: s.rows * row_bytes,
-            first,
+            first: class.first_entry(),
+            n: class.entry_count(),
+            masks: [mask(1), mask(2)],
+            v12: [view[1], view[2]],
+            limit: survivor_limit(),
             rows,
             nrows: n,
             nrows0: n0,
-            block: u32::MAX,
-            cand: [0; MAX_BLOCK_WORDS],
+            lo: 0,
+            hi: 0,
+            nlive: 0,
+            cur: 0,
+            live_block: [0; LIVE],
+            live: [[0; MAX_BLOCK_WORDS]; LIVE],
         }
     }
 
+    /// Computes the blocks from block `b0` on, up to the one holding entry `end - 1` or until
+    /// [`LIVE`] blocks with candidates are found.
     #[inline]
-    fn compute(&mut self, block: u32) {
-        let base = block as usize * self.block_bytes;
-        let table = self.bytes.get(base..base + self.block_bytes).unwrap_or(&[]);
+    fn refill(&mut self, b0: u32, end: u32) {
+        let per_block = 64 * self.bw as u32;
+        let b1 = end.min(self.n).div_ceil(per_block).max(b0 + 1);
+        let b_last = self.n.saturating_sub(1) / per_block;
         let rows0 = &self.rows[..self.nrows0];
         let rows1 = &self.rows[self.nrows0..self.nrows];
-        self.cand = [0; MAX_BLOCK_WORDS];
-        let out = &mut self.cand;
-        // The row ORs at the current instruction-set level ([`super::simd`]).
-        match self.bw {
-            1 => simd::run(Block::<1> {
-                table,
-                rows0,
-                rows1,
-                out,
-            }),
-            2 => simd::run(Block::<2> {
-                table,
-                rows0,
-                rows1,
-                out,
-            }),
-            4 => simd::run(Block::<4> {
-                table,
-                rows0,
-                rows1,
-                out,
-            }),
-            _ => simd::run(Block::<8> {
-                table,
-                rows0,
-                rows1,
-                out,
-            }),
+        macro_rules! chunk {
+            ($bw:literal) => {
+                simd::run(Chunk::<$bw> {
+                    bytes: self.bytes,
+                    block_bytes: self.block_bytes,
+                    rows0,
+                    rows1,
+                    b0,
+                    b1,
+                    b_last,
+                    pad: pad::<$bw>(self.n - b_last * per_block),
+                    limit: self.limit,
+                    masks: self.masks,
+                    v12: self.v12,
+                    live_block: &mut self.live_block,
+                    live: &mut self.live,
+                })
+            };
         }
-        self.block = block;
+        // The row ORs at the current instruction-set level ([`super::simd`]).
+        let (nlive, b) = match self.bw {
+            1 => chunk!(1),
+            2 => chunk!(2),
+            4 => chunk!(4),
+            _ => chunk!(8),
+        };
+        (self.lo, self.hi, self.nlive, self.cur) = (b0, b, nlive, 0);
     }
 }
 
-/// ORs `BW`-word rows of `table` at the given byte offsets into `acc` (kept in registers: a
-/// fixed-size copy, rows read as `BW` whole words).
+/// The bits of a block past its first `live` entries.
+fn pad<const BW: usize>(live: u32) -> [u64; BW] {
+    let mut p = [0; BW];
+    for (u, x) in p.iter_mut().enumerate() {
+        let left = live.saturating_sub(u as u32 * 64);
+        if left < 64 {
+            *x = u64::MAX << left;
+        }
+    }
+    p
+}
+
+/// ORs `BW`-word rows of `table` at the given byte offsets into `a` (kept in registers: a
+/// fixed-size value, rows read as `BW` whole words).
 #[inline(always)]
-fn or_rows<const BW: usize>(table: &[u8], rows: &[u32], acc: &mut [u64; BW]) {
-    let mut a = *acc;
+fn or_rows<const BW: usize>(table: &[u8], rows: &[u32], mut a: [u64; BW]) -> [u64; BW] {
     for &r in rows {
         let r = r as usize;
         let Some(row) = table.get(r..r + BW * 8) else {
@@ -111,43 +175,87 @@ fn or_rows<const BW: usize>(table: &[u8], rows: &[u32], acc: &mut [u64; BW]) {
             *x |= u64::from_le_bytes(*w);
         }
     }
-    *acc = a;
+    a
 }
 
-/// The candidates of one block of `64 * BW` entries, as a [`simd::Kernel`].
-struct Block<'t, const BW: usize> {
-    table: &'t [u8],
+/// The candidates of blocks `b0..b1` of `64 * BW` entries, as a [`simd::Kernel`]: keeps the
+/// blocks with candidates and returns how many and the first block not computed.
+struct Chunk<'t, const BW: usize> {
+    bytes: &'t [u8],
+    block_bytes: usize,
     rows0: &'t [u32],
     rows1: &'t [u32],
-    out: &'t mut [u64; MAX_BLOCK_WORDS],
+    b0: u32,
+    b1: u32,
+    /// The class's last block and its bits past the class's end.
+    b_last: u32,
+    pad: [u64; BW],
+    /// [`survivor_limit`].
+    limit: u32,
+    masks: [&'t [u8]; 2],
+    v12: [u64; 2],
+    live_block: &'t mut [u32; LIVE],
+    live: &'t mut [[u64; MAX_BLOCK_WORDS]; LIVE],
 }
 
-impl<const BW: usize> simd::Kernel for Block<'_, BW> {
-    type Out = ();
+impl<const BW: usize> simd::Kernel for Chunk<'_, BW> {
+    type Out = (usize, u32);
     #[inline(always)]
-    fn run(self) {
-        candidates::<BW>(self.table, self.rows0, self.rows1, self.out)
+    fn run(self) -> (usize, u32) {
+        chunk::<BW>(self)
     }
 }
 
-/// The candidates of one block: entries forbidding none of the view's bits. Word-0 rows first;
-/// when they already exclude every entry the other rows are skipped.
+/// Per block: the word-0 rows; none left: next block; at most `limit` left: check them
+/// against their other mask words; else OR the other rows.
 #[inline(always)]
-fn candidates<const BW: usize>(
-    table: &[u8],
-    rows0: &[u32],
-    rows1: &[u32],
-    out: &mut [u64; MAX_BLOCK_WORDS],
-) {
-    let mut acc = [0u64; BW];
-    or_rows::<BW>(table, rows0, &mut acc);
-    if acc.iter().all(|&a| a == u64::MAX) {
-        return;
+fn chunk<const BW: usize>(c: Chunk<'_, BW>) -> (usize, u32) {
+    let per_block = 64 * BW as u32;
+    let mut nlive = 0;
+    let mut b = c.b0;
+    while b < c.b1 && nlive < LIVE {
+        let blk = b;
+        b += 1;
+        let base = blk as usize * c.block_bytes;
+        let table = c.bytes.get(base..base + c.block_bytes).unwrap_or(&[]);
+        let start = if blk == c.b_last { c.pad } else { [0; BW] };
+        let mut acc = or_rows::<BW>(table, c.rows0, start);
+        if acc.iter().fold(u64::MAX, |x, &a| x & a) == u64::MAX {
+            continue;
+        }
+        let left: u32 = acc.iter().map(|a| (!a).count_ones()).sum();
+        let mut cand = [0u64; MAX_BLOCK_WORDS];
+        if left > c.limit || c.rows1.is_empty() {
+            acc = or_rows::<BW>(table, c.rows1, acc);
+            for (o, a) in cand.iter_mut().zip(acc) {
+                *o = !a;
+            }
+        } else {
+            // The few survivors: their word-1 and word-2 masks against the view.
+            let e0 = (blk * per_block) as usize;
+            for (u, (o, a)) in cand.iter_mut().zip(acc).enumerate() {
+                let mut m = !a;
+                let mut keep = m;
+                while m != 0 {
+                    let bit = m.trailing_zeros();
+                    m &= m - 1;
+                    let at = (e0 + u * 64 + bit as usize) * 8;
+                    let clash =
+                        (u64_at(c.masks[0], at) & c.v12[0]) | (u64_at(c.masks[1], at) & c.v12[1]);
+                    if clash != 0 {
+                        keep &= !(1 << bit);
+                    }
+                }
+                *o = keep;
+            }
+        }
+        if cand.iter().any(|&w| w != 0) {
+            c.live_block[nlive] = blk;
+            c.live[nlive] = cand;
+            nlive += 1;
+        }
     }
-    or_rows::<BW>(table, rows1, &mut acc);
-    for (o, a) in out.iter_mut().zip(acc) {
-        *o = !a;
-    }
+    (nlive, b)
 }
 
 impl Geometry for Sliced<'_> {
@@ -157,23 +265,36 @@ impl Geometry for Sliced<'_> {
         let (mut i, end) = (from.checked_sub(self.first)?, end.checked_sub(self.first)?);
         while i < end {
             let block = i / per_block;
-            if block != self.block {
-                self.compute(block);
+            if block < self.lo || block >= self.hi {
+                self.refill(block, end);
+            } else if self.cur > 0 && self.live_block[self.cur - 1] >= block {
+                // A query behind the last one (not made by the class programs): rescan.
+                self.cur = 0;
             }
-            let mut u = ((i % per_block) / 64) as usize;
-            let mut word = self.cand[u] & (u64::MAX << (i % 64));
-            loop {
-                if word != 0 {
-                    let hit = block * per_block + u as u32 * 64 + word.trailing_zeros();
-                    return (hit < end).then_some(self.first + hit);
+            while self.cur < self.nlive {
+                let b = self.live_block[self.cur];
+                if b >= block {
+                    let e0 = b * per_block;
+                    // Within the block holding `i`, the entries from `i` on.
+                    let skip = i.saturating_sub(e0);
+                    let words = &self.live[self.cur][..self.bw];
+                    let mut u = (skip / 64) as usize;
+                    let mut word = words.get(u).map_or(0, |w| w & (u64::MAX << (skip % 64)));
+                    loop {
+                        if word != 0 {
+                            let hit = e0 + u as u32 * 64 + word.trailing_zeros();
+                            return (hit < end).then_some(self.first + hit);
+                        }
+                        u += 1;
+                        match words.get(u) {
+                            Some(&w) => word = w,
+                            None => break,
+                        }
+                    }
                 }
-                u += 1;
-                if u >= self.bw {
-                    break;
-                }
-                word = self.cand[u];
+                self.cur += 1;
             }
-            i = (block + 1) * per_block;
+            i = self.hi * per_block;
         }
         None
     }
