@@ -78,6 +78,16 @@ impl Replay {
         }
     }
 
+    /// The points, row by row (`(y - 1) * MAX + x - 1` for 1-based (x, y)): 0 empty, 1 or 2
+    /// a relative colour (Packed version 4 reads shapes from them).
+    pub(crate) fn cells(&self) -> &[u8; MAX * MAX] {
+        &self.cells
+    }
+
+    pub(crate) fn size(&self) -> u8 {
+        self.size
+    }
+
     fn neighbours(&self, i: usize) -> [Option<usize>; 4] {
         let (x, y) = (i % MAX, i / MAX);
         let s = self.size as usize;

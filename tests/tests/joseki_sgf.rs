@@ -358,23 +358,45 @@ fn committed_packed_version_2_blob_still_decodes() {
     );
 }
 
-/// The same promise for Packed version 3 (rewritten only with `LENS_BLESS_JOSEKI` set, when
-/// Packed's version is bumped).
+/// The same for Packed version 3 (the relative contexts, without the board; written by the last
+/// version 3 encoder, before version 4).
 #[test]
-fn committed_packed_version_3_blob_still_decodes_and_is_written_the_same() {
+fn committed_packed_version_3_blob_still_decodes() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("data")
         .join("joseki-packed-v3-sample.bin");
     let t = skewed_book(0x4a0e_5eed_0000_0003);
-    if std::env::var_os("LENS_BLESS_JOSEKI").is_some() {
-        std::fs::write(&path, encode(&t, Encoding::Packed)).unwrap();
-    }
     let bytes = std::fs::read(&path).expect("tests/data/joseki-packed-v3-sample.bin is committed");
     assert_eq!((bytes[2], bytes[3]), (3, 2), "a Packed version 3 blob");
     assert_eq!(
         decode(&bytes).unwrap(),
         t,
         "a version 3 blob must keep decoding"
+    );
+    assert_ne!(
+        encode(&t, Encoding::Packed),
+        bytes,
+        "the writer is version 4 now"
+    );
+}
+
+/// The same promise for Packed version 4 (the board-aware model; rewritten only with
+/// `LENS_BLESS_JOSEKI` set, when Packed's version is bumped).
+#[test]
+fn committed_packed_version_4_blob_still_decodes_and_is_written_the_same() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("data")
+        .join("joseki-packed-v4-sample.bin");
+    let t = skewed_book(0x4a0e_5eed_0000_0044);
+    if std::env::var_os("LENS_BLESS_JOSEKI").is_some() {
+        std::fs::write(&path, encode(&t, Encoding::Packed)).unwrap();
+    }
+    let bytes = std::fs::read(&path).expect("tests/data/joseki-packed-v4-sample.bin is committed");
+    assert_eq!((bytes[2], bytes[3]), (4, 2), "a Packed version 4 blob");
+    assert_eq!(
+        decode(&bytes).unwrap(),
+        t,
+        "a version 4 blob must keep decoding"
     );
     assert_eq!(
         encode(&t, Encoding::Packed),

@@ -13,6 +13,7 @@ pub(crate) mod compact;
 pub(crate) mod fotland;
 pub(crate) mod huffman;
 pub(crate) mod packed;
+mod packed_shape;
 
 use crate::model::{Edge, MoveType, Point, Rel, Step, Tree, Vertex};
 use std::collections::HashMap;
