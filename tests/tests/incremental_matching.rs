@@ -137,6 +137,13 @@ impl<'r> Sets<'r> {
                     set.query().perspective,
                     what()
                 );
+                // The foci's runs, read one by one in scan order, are the same set.
+                let size = b.size() as i32;
+                let by_focus: Vec<Match> = (0..size)
+                    .flat_map(|y| (0..size).map(move |x| (x, y)))
+                    .flat_map(|(x, y)| set.matches_at(x, y).iter().copied())
+                    .collect();
+                assert!(by_focus == out.as_slice(), "matches_at, {}", what());
             }
         }
     }

@@ -603,8 +603,8 @@ fn read_states(snap: &Snapshot, x: i32, y: i32, step: i32, st: &mut [u8]) {
 /// The match set of one query (class, perspective, orientations) over a whole board, kept
 /// up to date by [`IncrementalScan::update`] after each play, undo or edit. All memory is
 /// allocated by [`IncrementalScan::new`] (hit sets of `entries / 8 * 625` bytes, the
-/// class's transition index, shared with [`IncrementalScan::for_perspective`], and
-/// `capacity` matches); updates never allocate.
+/// class's transition index, shared with [`IncrementalScan::for_perspective`], and six
+/// buffers of `capacity` matches); updates never allocate.
 #[derive(Clone, Debug)]
 pub struct IncrementalScan {
     query: Query,
@@ -624,10 +624,18 @@ pub struct IncrementalScan {
     /// hits has a cell refusing `b` (a superset: only hits there can break).
     breaks: Vec<u64>,
     capacity: usize,
-    /// The set, in [`Rom::scan`] order (foci row by row, the class program's order within a
-    /// focus).
+    /// Each focus's matches (the class program's order): `pool[runs[p].0..][..runs[p].1]`
+    /// ([`point_index`]). A rematched focus overwrites its run when the new one fits, or
+    /// appends it; the pool (twice the capacity) is compacted (through `matches`) when full,
+    /// so an update costs what its rematched foci hold, not the whole set.
+    pool: Vec<Match>,
+    runs: Vec<(u32, u32)>,
+    /// Matches held in runs (at most `capacity`).
+    live: usize,
+    /// The whole set in [`Rom::scan`] order (foci row by row), assembled from the runs when
+    /// asked for ([`IncrementalScan::matches`]); `assembled` says it is up to date.
     matches: Vec<Match>,
-    spare: Vec<Match>,
+    assembled: bool,
     /// Output slots of the rematches.
     fresh: Vec<Match>,
     appeared: Vec<Match>,
@@ -670,8 +678,11 @@ impl IncrementalScan {
             with_hits: PointSet::new(),
             breaks,
             capacity,
+            pool: Vec::with_capacity(2 * capacity),
+            runs: vec![(0, 0); POINTS],
+            live: 0,
             matches: Vec::with_capacity(capacity),
-            spare: Vec::with_capacity(capacity),
+            assembled: true,
             fresh: vec![Match::EMPTY; capacity],
             appeared: Vec::with_capacity(capacity),
             vanished: Vec::with_capacity(capacity),
@@ -689,9 +700,23 @@ impl IncrementalScan {
     }
 
     /// The current set, in [`Rom::scan`] order: equal to a whole-board scan of the board at
-    /// the last update (unless [`IncrementalScan::dropped`] is non-zero).
-    pub fn matches(&self) -> &[Match] {
+    /// the last update (unless [`IncrementalScan::dropped`] is non-zero). Assembled from the
+    /// foci's runs on the first call after an update (a copy of the set; no allocation);
+    /// [`IncrementalScan::matches_at`] reads one focus without it.
+    pub fn matches(&mut self) -> &[Match] {
+        if !self.assembled {
+            assemble(&mut self.matches, &self.pool, &self.runs);
+            self.assembled = true;
+        }
         &self.matches
+    }
+    /// The current matches at focus `(x, y)` (the class program's order); empty off the board.
+    pub fn matches_at(&self, x: i32, y: i32) -> &[Match] {
+        if !self.snap.on_board(x, y) {
+            return &[];
+        }
+        let (start, len) = self.runs[point_index(x, y)];
+        &self.pool[start as usize..(start + len) as usize]
     }
     /// Matches in the set after the last update that were not in it before (scan order).
     pub fn appeared(&self) -> &[Match] {
@@ -816,6 +841,16 @@ impl IncrementalScan {
                 for x in 0..size {
                     let (c, v) = self.compute_hits(&now, x, y);
                     (u.checked, u.verified) = (u.checked + c, u.verified + v);
+                    rematch.insert(x, y);
+                }
+            }
+            // Foci of a larger board before: their runs go too.
+            for (p, &(_, len)) in self.runs.iter().enumerate() {
+                let (x, y) = (
+                    (p % MAX_SIZE as usize) as i32,
+                    (p / MAX_SIZE as usize) as i32,
+                );
+                if len > 0 && (x >= size || y >= size) {
                     rematch.insert(x, y);
                 }
             }
@@ -945,7 +980,7 @@ impl IncrementalScan {
         rematch.for_each(|x, y| {
             u.rematched += 1;
             let p = point_index(x, y);
-            if !self.ix.focus_ok(state(&self.snap, x, y)) {
+            if !self.snap.on_board(x, y) || !self.ix.focus_ok(state(&self.snap, x, y)) {
                 return;
             }
             let ctx = Ctx {
@@ -1032,78 +1067,80 @@ impl IncrementalScan {
         }
     }
 
-    /// Replaces the matches of the foci in `foci` by the `n` fresh ones (in focus order),
-    /// recording the difference: each focus's old run is found by binary search, the runs
-    /// between are copied as they are.
+    /// Replaces the runs of the foci in `foci` by the `n` fresh matches (in focus order) and
+    /// records the difference, focus by focus (scan order).
     fn splice(&mut self, foci: &PointSet, n: usize) {
         let key = |m: &Match| (m.focus.1 as i64) << 32 | m.focus.0 as i64;
-        let old = &self.matches;
-        let fresh = &self.fresh[..n];
-        self.spare.clear();
-        // Matches before the first rematched focus stay where they are.
-        let (mut a, mut pos, mut j, mut lost) = (None, 0, 0, 0);
-        let (spare, appeared, vanished) = (&mut self.spare, &mut self.appeared, &mut self.vanished);
-        let capacity = self.capacity;
+        let mut j = 0;
         foci.for_each(|x, y| {
             let k = (y as i64) << 32 | x as i64;
-            let i0 = pos + old[pos..].partition_point(|m| key(m) < k);
-            let i1 = i0 + old[i0..].partition_point(|m| key(m) == k);
-            let a0 = match a {
-                Some(a0) => a0,
-                None => {
-                    (a, pos) = (Some(i0), i0);
-                    i0
-                }
-            };
-            let room = capacity - a0;
-            let mut keep = |v: &mut Vec<Match>, ms: &[Match]| {
-                let t = ms.len().min(room - v.len());
-                v.extend_from_slice(&ms[..t]);
-                lost += ms.len() - t;
-            };
-            keep(spare, &old[pos..i0]);
             let j0 = j;
-            while j < n && key(&fresh[j]) == k {
+            while j < n && key(&self.fresh[j]) == k {
                 j += 1;
             }
-            let (was, is) = (&old[i0..i1], &fresh[j0..j]);
-            keep(spare, is);
+            let p = point_index(x, y);
+            let (start, len) = self.runs[p];
+            let (start, len) = (start as usize, len as usize);
+            // Within the capacity: what does not fit is counted, not kept.
+            let room = self.capacity - (self.live - len);
+            let keep = (j - j0).min(room);
+            self.dropped += j - j0 - keep;
+            let is = &self.fresh[j0..j0 + keep];
+            let was = &self.pool[start..start + len];
             // Most rematched foci keep most matches: only the middle differs.
             let same = was.iter().zip(is).take_while(|(o, f)| o == f).count();
-            let (was, is) = (&was[same..], &is[same..]);
-            let same = was
+            let (w, i) = (&was[same..], &is[same..]);
+            let tail = w
                 .iter()
                 .rev()
-                .zip(is.iter().rev())
+                .zip(i.iter().rev())
                 .take_while(|(o, f)| o == f)
                 .count();
-            let (was, is) = (&was[..was.len() - same], &is[..is.len() - same]);
-            for m in is {
-                if !was.contains(m) {
-                    appeared.push(*m);
+            let (w, i) = (&w[..w.len() - tail], &i[..i.len() - tail]);
+            for m in i {
+                if !w.contains(m) {
+                    self.appeared.push(*m);
                 }
             }
-            for m in was {
-                if !is.contains(m) {
-                    vanished.push(*m);
+            for m in w {
+                if !i.contains(m) {
+                    self.vanished.push(*m);
                 }
             }
-            pos = i1;
+            if w.is_empty() && i.is_empty() {
+                return;
+            }
+            self.live = self.live - len + keep;
+            if keep <= len {
+                self.pool[start..start + keep].copy_from_slice(&self.fresh[j0..j0 + keep]);
+                self.runs[p] = (start as u32, keep as u32);
+                return;
+            }
+            self.runs[p] = (0, 0);
+            if self.pool.len() + keep > self.pool.capacity() {
+                // Full: the live runs, assembled in scan order, become the pool's front.
+                self.assembled = false;
+                assemble(&mut self.matches, &self.pool, &self.runs);
+                let mut at = 0;
+                for run in self.runs.iter_mut() {
+                    run.0 = at;
+                    at += run.1;
+                }
+                self.pool.clear();
+                self.pool.extend_from_slice(&self.matches);
+            }
+            self.runs[p] = (self.pool.len() as u32, keep as u32);
+            self.pool.extend_from_slice(&self.fresh[j0..j0 + keep]);
         });
-        let Some(a) = a else { return };
-        let (len, b, mid) = (old.len(), pos, self.spare.len());
-        let room = self.capacity - a;
-        let tail = (len - b).min(room - mid);
-        lost += len - b - tail;
-        let end = a + mid + tail;
-        // Within the capacity: no allocation.
-        if end > len {
-            self.matches.resize(end, Match::EMPTY);
-        }
-        self.matches.copy_within(b..b + tail, a + mid);
-        self.matches[a..a + mid].copy_from_slice(&self.spare);
-        self.matches.truncate(end);
-        self.dropped += lost;
+        self.assembled = false;
+    }
+}
+
+/// The runs of `pool` in point order (scan order) into `out`, within its capacity.
+fn assemble(out: &mut Vec<Match>, pool: &[Match], runs: &[(u32, u32)]) {
+    out.clear();
+    for &(start, len) in runs {
+        out.extend_from_slice(&pool[start as usize..(start + len) as usize]);
     }
 }
 
