@@ -17,7 +17,7 @@ const G: usize = 5;
 /// The first two groups are the patterns (thousands of values).
 const PATTERN_GROUPS: usize = 2;
 /// One candidate's feature values, one per group.
-pub(super) type Features = [u32; G];
+pub(super) type Features = [u16; G];
 
 /// Coulom's distance dx + dy + max(dx, dy), capped.
 const DIST_CAP: u32 = 17;
@@ -98,13 +98,13 @@ fn sizes() -> [usize; G] {
 }
 
 fn pass() -> Features {
-    sizes().map(|k| k as u32 - 1)
+    sizes().map(|k| k as u16 - 1)
 }
 
 /// Per grid index, the liberties of its group (capped at 3; 0 off the groups).
-fn liberties(g: &[u8; W * W], stones: &[usize]) -> Box<[u8; W * W]> {
-    let mut libs = Box::new([0u8; W * W]);
-    let mut seen = vec![0u16; W * W];
+fn liberties(g: &[u8; W * W], stones: &[usize]) -> [u8; W * W] {
+    let mut libs = [0u8; W * W];
+    let mut seen = [0u16; W * W];
     let (mut stamp, mut group, mut stack) = (0u16, Vec::new(), Vec::new());
     for &start in stones {
         if libs[start] != 0 {
@@ -140,10 +140,10 @@ fn liberties(g: &[u8; W * W], stones: &[usize]) -> Box<[u8; W * W]> {
 }
 
 /// The board on the grid, colours relative to `own`, and the grid indices of its stones.
-fn grid(board: &Replay, own: u8) -> (Box<[u8; W * W]>, Vec<usize>) {
+fn grid(board: &Replay, own: u8) -> ([u8; W * W], Vec<usize>) {
     let size = board.size() as usize;
     let map = if own == 1 { [0, 1, 2, 3] } else { [0, 2, 1, 3] };
-    let mut g = Box::new([3u8; W * W]);
+    let mut g = [3u8; W * W];
     let mut stones = Vec::new();
     for (y, row) in board.cells().chunks_exact(MAX).take(size).enumerate() {
         let at = (y + 2) * W + 2;
@@ -158,13 +158,13 @@ fn grid(board: &Replay, own: u8) -> (Box<[u8; W * W]>, Vec<usize>) {
 }
 
 /// The pattern class of the eight points `scale` steps around grid index `i`.
-fn pattern(g: &[u8; W * W], i: usize, scale: isize) -> u32 {
+fn pattern(g: &[u8; W * W], i: usize, scale: isize) -> u16 {
     let mut code = 0usize;
     for (k, (dx, dy)) in RING.iter().enumerate() {
         let j = (i as isize + scale * (dy * WI + dx)) as usize;
         code |= (g[j] as usize) << (2 * k);
     }
-    classes().0[code] as u32
+    classes().0[code]
 }
 
 /// The learned strengths, per group and value.
@@ -180,14 +180,14 @@ pub(super) struct Shape {
     gamma: [Vec<u32>; G],
     /// Scratch: each value's summed weight in the current decision, and which were touched.
     acc: [Vec<u64>; G],
-    touched: Vec<(u8, u32)>,
+    touched: Vec<(u8, u16)>,
 }
 
 impl Shape {
     pub(super) fn new(n: usize, board: &Replay) -> Shape {
         let (g, _) = grid(board, 1);
         let size = board.size() as i32;
-        let line = |v: i32| (v.min(size + 1 - v).clamp(1, LINE_CAP) - 1) as u32;
+        let line = |v: i32| (v.min(size + 1 - v).clamp(1, LINE_CAP) - 1) as u16;
         let mut base = vec![pass()];
         for s in 1..=n * n {
             let (x, y) = ((s - 1) / n + 1, (s - 1) % n + 1);
@@ -196,8 +196,8 @@ impl Shape {
             base.push([
                 pattern(&g, i, 1),
                 pattern(&g, i, 2),
-                DIST_CAP + 1,
-                lx.min(ly) * LINE_CAP as u32 + lx.max(ly),
+                DIST_CAP as u16 + 1,
+                lx.min(ly) * LINE_CAP as u16 + lx.max(ly),
                 0,
             ]);
         }
@@ -228,7 +228,7 @@ impl Shape {
                 let dx = x.abs_diff(ax) as u32;
                 for (y, f) in col.iter_mut().enumerate() {
                     let dy = y.abs_diff(ay) as u32;
-                    f[2] = (dx + dy + dx.max(dy)).min(DIST_CAP);
+                    f[2] = (dx + dy + dx.max(dy)).min(DIST_CAP) as u16;
                 }
             }
         }
@@ -238,7 +238,7 @@ impl Shape {
         let libs = liberties(&g, &stones);
         let occupied = classes().1;
         // Only the points up to two steps from a stone differ from the empty board.
-        let mut near = Box::new([false; W * W]);
+        let mut near = [false; W * W];
         for &st in &stones {
             for dy in -2..=2 {
                 for dx in -2..=2 {
@@ -254,13 +254,13 @@ impl Shape {
                 }
                 let f = &mut out[1 + (x - 1) * n + (y - 1)];
                 if g[i] != 0 {
-                    f[0] = occupied + (g[i] == 2) as u32;
+                    f[0] = occupied as u16 + (g[i] == 2) as u16;
                     f[1] = f[0];
                     continue;
                 }
                 f[0] = pattern(&g, i, 1);
                 f[1] = pattern(&g, i, 2);
-                let mut t = 0u32;
+                let mut t = 0u16;
                 for k in [i - 1, i + 1, i - W, i + W] {
                     t |= match (g[k], libs[k]) {
                         (2, 1) => 1,
@@ -397,8 +397,8 @@ mod tests {
         // is occupied (own), the opponent's too (the other state); far away nothing changed.
         let empty = shape.features(&Replay::new(19), 1, 0);
         assert_ne!(fa[at(n, 4, 5)][0], empty[at(n, 4, 5)][0]);
-        assert_eq!(fa[at(n, 4, 4)][0], classes().1);
-        assert_eq!(fa[at(n, 3, 6)][0], classes().1 + 1);
+        assert_eq!(fa[at(n, 4, 4)][0], classes().1 as u16);
+        assert_eq!(fa[at(n, 3, 6)][0], classes().1 as u16 + 1);
         assert_eq!(fa[at(n, 15, 15)], empty[at(n, 15, 15)]);
         assert_eq!(fa[0], pass(), "the pass has its own values");
     }
