@@ -289,7 +289,7 @@ impl ScanPlan {
 
     /// Whether the survivors of its scans skip the class program (every geometric hit is a
     /// match: mode `all`, no default, globs, tests or rejects; `docs/performance.md`, "Plain
-    /// classes").
+    /// classes and a cheaper walk").
     pub fn plain(&self) -> bool {
         self.plain.is_some()
     }
