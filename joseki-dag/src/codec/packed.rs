@@ -288,14 +288,21 @@ impl Points {
         let t = folds(n, gp, p);
         let f = |s: usize| if t { transpose(n, s) } else { s };
         let (gp, p, s) = (f(gp), f(p), f(s));
+        self.count(p, gp, p, s);
+    }
+    /// Count `s` in order 0, order 1 under `k1`, order 2 under (`k2`, `k1`) and relative order
+    /// 0 from `from`; the relative offset, if any (version 3 keys its relative contexts by it).
+    fn count(&mut self, k1: usize, k2: usize, from: usize, s: usize) -> Option<usize> {
         self.o0[s] += 1;
         self.n0 += 1;
-        if let Some(o) = offset(n, p, s) {
+        let o = offset(self.n, from, s);
+        if let Some(o) = o {
             self.rel[o] += 1;
             self.nrel += 1;
         }
-        bump(self.o1.entry(p).or_default(), s);
-        bump(self.o2.entry((gp, p)).or_default(), s);
+        bump(self.o1.entry(k1).or_default(), s);
+        bump(self.o2.entry((k2, k1)).or_default(), s);
+        o
     }
 }
 
@@ -317,13 +324,9 @@ struct Ctx3 {
 /// folded about the diagonal as in version 2; a pass before the move is part of every
 /// absolute context (the other side's reply to a tenuki is elsewhere).
 struct Points3 {
-    n: usize,
-    o0: Vec<u32>,
-    n0: u32,
-    rel: Vec<u32>,
-    nrel: u32,
-    o1: HashMap<usize, Counts>,
-    o2: HashMap<(usize, usize), Counts>,
+    /// Version 2's tables (order 0, relative order 0 from a1, order 1 under a1 with the pass
+    /// bit, order 2 under (a2, that)), keyed by version 3's folded contexts.
+    v2: Points,
     r1: HashMap<usize, Counts>,
     r2: HashMap<(usize, usize), Counts>,
     /// Offsets from a2 (the same side's previous move when play alternates).
@@ -364,13 +367,7 @@ impl Points3 {
 
     fn new(n: usize) -> Points3 {
         Points3 {
-            n,
-            o0: vec![0; 1 + n * n],
-            n0: 0,
-            rel: vec![0; (2 * n - 1) * (2 * n - 1)],
-            nrel: 0,
-            o1: HashMap::new(),
-            o2: HashMap::new(),
+            v2: Points::new(n),
             r1: HashMap::new(),
             r2: HashMap::new(),
             rel2: vec![0; (2 * n - 1) * (2 * n - 1)],
@@ -380,7 +377,7 @@ impl Points3 {
     /// The folded keys: (transpose?, a2, a1 with the pass bit, relative step key, the step
     /// before it).
     fn keys(&self, c: &Ctx3) -> (bool, usize, usize, Option<usize>, Option<usize>) {
-        let n = self.n;
+        let n = self.v2.n;
         let t = folds(n, c.a2, c.a1);
         let f = |s: usize| if t { transpose(n, s) } else { s };
         let (a3, a2, a1) = (f(c.a3), f(c.a2), f(c.a1));
@@ -398,7 +395,7 @@ impl Points3 {
     }
     /// The blend's integer weights per point symbol, in the real frame.
     fn weights(&self, c: &Ctx3, avoid: &[u16]) -> Vec<u64> {
-        let n = self.n;
+        let n = self.v2.n;
         let points = 1 + n * n;
         let (t, a2, k1, step, step2) = self.keys(c);
         let f = |s: usize| if t { transpose(n, s) } else { s };
@@ -414,7 +411,7 @@ impl Points3 {
         };
         let mut w = vec![0u64; points];
         let mut left: u64 = 1 << 32;
-        if let Some(e) = self.o2.get(&(a2, k1)) {
+        if let Some(e) = self.v2.o2.get(&(a2, k1)) {
             let take = left * share_d(e, Self::K2) / SHARE;
             left -= take;
             for &(s, cnt) in &e.1 {
@@ -443,7 +440,7 @@ impl Points3 {
                 }
             }
         }
-        if let Some(e) = self.o1.get(&k1) {
+        if let Some(e) = self.v2.o1.get(&k1) {
             let take = left * share_d(e, Self::K1) / SHARE;
             left -= take;
             for &(s, cnt) in &e.1 {
@@ -462,10 +459,10 @@ impl Points3 {
                     }
                 }
             };
-        if a1 != 0 && self.nrel > 0 {
-            let take = left * share(self.nrel, Self::KR0) / 2 / SHARE;
+        if a1 != 0 && self.v2.nrel > 0 {
+            let take = left * share(self.v2.nrel, Self::KR0) / 2 / SHARE;
             left -= take;
-            relative(&mut w, take, &self.rel, self.nrel, (px, py));
+            relative(&mut w, take, &self.v2.rel, self.v2.nrel, (px, py));
         }
         if a2 != 0 && self.nrel2 > 0 {
             let take = left * (share(self.nrel2, Self::KR0) * Self::WA2 / SHARE) / SHARE;
@@ -473,8 +470,8 @@ impl Points3 {
             relative(&mut w, take, &self.rel2, self.nrel2, xy(n, a2));
         }
         // Absolute order 0 with a floor of 1/50 of a count, so every point stays possible.
-        let q = (left << 16) / (50 * self.n0 as u64 + points as u64);
-        for (v, &c) in w.iter_mut().zip(&self.o0) {
+        let q = (left << 16) / (50 * self.v2.n0 as u64 + points as u64);
+        for (v, &c) in w.iter_mut().zip(&self.v2.o0) {
             *v += (q * (50 * c as u64 + 1)) >> 16;
         }
         for &s in avoid {
@@ -490,15 +487,11 @@ impl Points3 {
         w
     }
     fn update(&mut self, c: &Ctx3, s: usize) {
-        let n = self.n;
+        let n = self.v2.n;
         let (t, a2, k1, step, step2) = self.keys(c);
         let s = if t { transpose(n, s) } else { s };
         let a1 = if t { transpose(n, c.a1) } else { c.a1 };
-        self.o0[s] += 1;
-        self.n0 += 1;
-        if let Some(o) = offset(n, a1, s) {
-            self.rel[o] += 1;
-            self.nrel += 1;
+        if let Some(o) = self.v2.count(k1, a2, a1, s) {
             if let Some(k) = step {
                 bump(self.r1.entry(k).or_default(), o);
                 if let Some(k2) = step2 {
@@ -510,8 +503,6 @@ impl Points3 {
             self.rel2[o] += 1;
             self.nrel2 += 1;
         }
-        bump(self.o1.entry(k1).or_default(), s);
-        bump(self.o2.entry((a2, k1)).or_default(), s);
     }
 }
 
