@@ -477,11 +477,7 @@ pub(crate) fn run_class_from<
                     if sel == 0 {
                         continue;
                     }
-                    let t = if sel & (1 << o) != 0 {
-                        o
-                    } else {
-                        sel.trailing_zeros() as u8
-                    };
+                    let t = reported_orientation(o, sel);
                     let orient = Orientation::new(t).unwrap_or(Orientation::IDENTITY);
                     // A compact hit of a match known from the entry's facts (no tests; result
                     // kind and offset): the pattern's and result's records are not read. Kept
@@ -565,11 +561,7 @@ pub(crate) fn run_class_from<
                     if sel == 0 {
                         continue;
                     }
-                    let t = if sel & (1 << o) != 0 {
-                        o
-                    } else {
-                        sel.trailing_zeros() as u8
-                    };
+                    let t = reported_orientation(o, sel);
                     if ctx.tests_pass(
                         &rom.pattern(p),
                         Orientation::new(t).unwrap_or(Orientation::IDENTITY),
@@ -622,6 +614,17 @@ fn value_of(m: &Match) -> i32 {
 
 fn better(a: &Match, b: &Match) -> bool {
     (a.priority, value_of(a)) > (b.priority, value_of(b))
+}
+
+/// The orientation a hit is reported in, of those in `sel` (its covers that the query
+/// admits, never empty): the entry's own orientation `o` when admitted, else the first.
+#[inline]
+pub(crate) fn reported_orientation(o: u8, sel: u8) -> u8 {
+    if sel & (1 << o) != 0 {
+        o
+    } else {
+        sel.trailing_zeros() as u8
+    }
 }
 
 pub(crate) fn map_result(r: RawResult, t: Orientation, x: i32, y: i32) -> MatchResult {

@@ -20,7 +20,9 @@ use super::{
 use crate::board::BoardView;
 use crate::geometry::Orientation;
 use crate::matching::dispatch::{self, Keys};
-use crate::matching::{HitBuf, Host, Match, MatchBuf, Query, Scratch, Sink, map_result};
+use crate::matching::{
+    HitBuf, Host, Match, MatchBuf, Query, Scratch, Sink, map_result, reported_orientation,
+};
 use crate::rom::{ClassId, ClassInfo, Item as RomItem, Kernel, Mode, RawResult, Rom};
 
 /// `Key::cache` of an offset outside the plane cache (its directory entry stays empty).
@@ -522,12 +524,8 @@ pub(super) fn emit_plain<O: Sink + ?Sized>(
         if f.skip || sel == 0 {
             continue;
         }
-        // The class program's choice: the entry's own orientation, else the first it covers.
-        let t = if sel & (1 << f.o) != 0 {
-            f.o
-        } else {
-            sel.trailing_zeros() as u8
-        };
+        // The orientation the class program would report.
+        let t = reported_orientation(f.o, sel);
         let m = Match {
             pattern: f.id,
             orientation: t,
