@@ -91,23 +91,14 @@ pub fn tree_stats(tree: &Tree) -> TreeStats {
 
 /// Every vertex's first path from the root, as walker input (lines through setups are left out).
 pub fn first_paths(tree: &Tree) -> Vec<Vec<(Rel, Point)>> {
-    let vs = tree.vertices();
-    let mut seen = vec![false; vs.len()];
-    seen[0] = true;
-    let mut out = Vec::new();
-    let mut stack: Vec<(u32, Vec<(Rel, Point)>)> = vec![(0, Vec::new())];
-    while let Some((v, path)) = stack.pop() {
-        for e in vs[v as usize].edges.iter().rev() {
-            let Step::Move(m) = &e.step else { continue };
-            if seen[e.to as usize] {
-                continue;
-            }
-            seen[e.to as usize] = true;
-            let mut p = path.clone();
-            p.push((m.colour, m.point));
-            out.push(p.clone());
-            stack.push((e.to, p));
-        }
+    // A path's prefix is the first path of the vertex it leaves from, listed before it.
+    let mut at = vec![usize::MAX; tree.vertices().len()];
+    let mut out: Vec<Vec<(Rel, Point)>> = Vec::new();
+    for (from, to, step, _) in first_steps(tree) {
+        let mut p = out.get(at[from as usize]).cloned().unwrap_or_default();
+        p.push(step);
+        at[to as usize] = out.len();
+        out.push(p);
     }
     out
 }
