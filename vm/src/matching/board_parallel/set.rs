@@ -15,17 +15,15 @@
 use alloc::vec::Vec;
 
 use super::compact::{self, CompactKeys, MAX_STONES};
-use super::plan::{self, ScanPlan, fingerprint, put_plain};
+use super::plan::{self, Fact, ScanPlan, fingerprint, put_plain};
 use super::{ENTRY_BITS, MAX_SIDE, MAX_WORDS, ScanScratch};
 use crate::board::{BoardView, Colour};
 use crate::matching::{Host, MatchBuf, Orientations, Query, Scratch, Sink};
 use crate::rom::{ClassId, Rom};
 
-/// A hit's entry in a set's trie: the class's place in the set above this bit, the entry
-/// (relative to its class) below.
-const TAG_SHIFT: u32 = 18;
-const TAGS: usize = 1 << (ENTRY_BITS - TAG_SHIFT);
-const ENTRY: u32 = (1 << TAG_SHIFT) - 1;
+/// A hit's entry in a set's trie: its index in [`ScanSet::facts`] (the merged classes'
+/// entries in class order, then entry order, so that sorted hits keep each class's order).
+const ENTRY: u32 = (1 << ENTRY_BITS) - 1;
 
 /// Scan plans of several classes of one ROM, walked together for both colours (see the module
 /// docs). Build it once with [`ScanSet::new`]; [`ScanSet::scan`] gives every class's matches
@@ -37,6 +35,9 @@ pub struct ScanSet {
     /// friend's (`Some(false)`); `None`: scanned by its own plan.
     walked: Vec<Option<bool>>,
     walk: Option<CompactKeys>,
+    /// Per entry of the shared walk: its match's facts and its output (`2 * class`, plus 1
+    /// when the class is anchored on the foe's stones).
+    facts: Vec<(Fact, u32)>,
 }
 
 /// Allowed states with friend and foe swapped.
@@ -54,24 +55,37 @@ impl ScanSet {
             .collect::<Option<_>>()?;
         let mut walked = alloc::vec![None; plans.len()];
         let mut lists = Vec::new();
-        for (i, p) in plans.iter().enumerate().take(TAGS) {
+        let mut facts = Vec::new();
+        for (i, p) in plans.iter().enumerate() {
             let info = rom.class(p.class)?;
             let foe = match info.focus() & 7 {
                 1 => false,
                 2 => true,
                 _ => continue,
             };
-            if p.plain.is_none() || p.compact.is_none() || info.entry_count() > ENTRY + 1 {
+            let (Some(plain), Some(_)) = (&p.plain, &p.compact) else {
+                continue;
+            };
+            if facts.len() + info.entry_count() as usize > ENTRY as usize {
                 continue;
             }
             walked[i] = Some(foe);
+            let out = 2 * i as u32 + u32::from(foe);
             for (mut cells, r, cov) in plan::entry_lists(rom, &info) {
+                let Some(&f) = plain.get(r as usize) else {
+                    continue;
+                };
+                // An entry that reports nothing needs no walk.
+                if f.skip {
+                    continue;
+                }
                 if foe {
                     for c in &mut cells {
                         c.2 = swap(c.2);
                     }
                 }
-                lists.push((cells, (i as u32) << TAG_SHIFT | r, cov));
+                lists.push((cells, facts.len() as u32, cov));
+                facts.push((f, out));
             }
         }
         let walk = if lists.is_empty() {
@@ -87,6 +101,7 @@ impl ScanSet {
             plans,
             walked,
             walk,
+            facts,
         })
     }
 
@@ -213,14 +228,7 @@ impl ScanSet {
         let start: Vec<usize> = outs.iter().map(|o| o.stored()).collect();
         let (mut focus, mut x, mut y, mut qmask, mut white) = (u32::MAX, 0, 0, 0u8, 0usize);
         for &h in raw.iter() {
-            let tag = ((h >> TAG_SHIFT) as usize) & (TAGS - 1);
-            let (Some(Some(facts)), Some(&Some(foe))) = (
-                self.plans.get(tag).map(|p| p.plain.as_ref()),
-                self.walked.get(tag),
-            ) else {
-                continue;
-            };
-            let Some(f) = facts.get((h & ENTRY) as usize) else {
+            let Some((f, out)) = self.facts.get((h & ENTRY) as usize) else {
                 continue;
             };
             if h >> ENTRY_BITS != focus {
@@ -229,14 +237,9 @@ impl ScanSet {
                 qmask = orientations.mask_at(x, y);
                 white = usize::from(black[(focus >> 6) as usize] >> (focus & 63) & 1 == 0);
             }
-            // The perspective: the focus's colour (O-anchored) or the other (X-anchored).
-            put_plain(
-                f,
-                qmask,
-                x,
-                y,
-                &mut outs[2 * tag + (white ^ usize::from(foe))],
-            );
+            // The perspective: the focus's colour (O-anchored, `out` even) or the other
+            // (X-anchored, `out` odd).
+            put_plain(f, qmask, x, y, &mut outs[*out as usize ^ white]);
         }
         Some(outs.iter().zip(&start).map(|(o, &a)| o.stored() - a).sum())
     }
