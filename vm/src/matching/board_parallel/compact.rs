@@ -143,6 +143,8 @@ pub(super) struct Slot<const P: usize> {
     /// Whether the sets are seen from each focus's colour (bit 0 its colour, 1 the other)
     /// instead of in absolute colours (the walks over all stones).
     relative: bool,
+    /// The foci that are white stones (numbered bits; for relative sets).
+    white: [u64; W_ALL],
     n: usize,
     /// Padded-board index of focus `i`.
     pad: [u16; MAX_STONES],
@@ -161,6 +163,7 @@ impl<const P: usize> Slot<P> {
             foci: [0; MAX_WORDS],
             valid: false,
             relative,
+            white: [0; W_ALL],
             n: 0,
             pad: [0; MAX_STONES],
             point: [0; MAX_STONES],
@@ -170,7 +173,12 @@ impl<const P: usize> Slot<P> {
     }
 
     /// Numbers the foci `band` (at most `P / (OFFS * 16) * 64` of them) unless it already does.
-    fn number<const N: usize>(&mut self, band: &[u64; N], s: i32) {
+    fn number<const N: usize>(
+        &mut self,
+        band: &[u64; N],
+        s: i32,
+        codes: &[u8; (PS * PS) as usize],
+    ) {
         if self.valid && self.foci[..N] == band[..] && self.foci[N..] == [0; MAX_WORDS][N..] {
             return;
         }
@@ -178,6 +186,7 @@ impl<const P: usize> Slot<P> {
         self.foci[..N].copy_from_slice(band);
         self.valid = true;
         self.built = [0; OFFS.div_ceil(64)];
+        self.white = [0; W_ALL];
         let mut n = 0;
         for (w, &bits) in band.iter().enumerate() {
             let mut bits = bits;
@@ -187,6 +196,9 @@ impl<const P: usize> Slot<P> {
                 let (x, y) = (p % s, p / s);
                 self.point[n] = p as u16;
                 self.pad[n] = ((y + PAD) * PS + x + PAD) as u16;
+                if n < MAX_STONES && codes[self.pad[n] as usize] == WHITE {
+                    self.white[n / 64] |= 1 << (n % 64);
+                }
                 n += 1;
             }
         }
@@ -205,9 +217,19 @@ pub(super) struct CompactScratch {
     slots: [Slot<PLANES>; 2],
     /// The slot to take next for a new foci set.
     next: usize,
-    /// The slot of the walks over all stones ([`collect_stones`]), allocated on first use
-    /// (148 KiB: `Scratch` stays small for callers that never take that path).
-    stones: Option<alloc::boxed::Box<Slot<PLANES_ALL>>>,
+    /// The scratch of the walks over all stones ([`collect_stones`]), allocated on first use
+    /// (about 215 KiB: `Scratch` stays small for callers that never take that path).
+    stones: Option<alloc::boxed::Box<Stones>>,
+}
+
+/// Working memory of the walks over all stones.
+#[derive(Clone, Debug)]
+struct Stones {
+    slot: Slot<PLANES_ALL>,
+    /// The hits sorted ([`sorted_hits`]).
+    sorted: [u32; HITS],
+    /// Per board point, where its hits start (then end) in `sorted`.
+    start: [u16; (MAX_SIDE * MAX_SIDE) as usize + 1],
 }
 
 impl CompactScratch {
@@ -234,8 +256,8 @@ impl CompactScratch {
         for slot in &mut self.slots {
             slot.valid = false;
         }
-        if let Some(slot) = &mut self.stones {
-            slot.valid = false;
+        if let Some(st) = &mut self.stones {
+            st.slot.valid = false;
         }
         self.codes = [OFF; (PS * PS) as usize];
         for (y, r) in rows.iter().take(s as usize).enumerate() {
@@ -267,7 +289,7 @@ impl CompactScratch {
         let i = self.next;
         self.next = (i + 1) % self.slots.len();
         self.slots[i].valid = false;
-        self.slots[i].number(band, s);
+        self.slots[i].number(band, s, &self.codes);
         i
     }
 }
@@ -282,16 +304,8 @@ fn build_offset<const P: usize>(sl: &mut Slot<P>, codes: &[u8; (PS * PS) as usiz
     // The foci's codes in a row, then as three bit planes: eight codes at a time, each bit
     // gathered from the eight bytes by one multiplication.
     let mut row = [0u8; MAX_STONES];
-    if sl.relative {
-        // A stone's code relative to the focus's colour (a focus is a stone: code 0 or 1).
-        for (r, &p) in row.iter_mut().zip(&sl.pad[..n]) {
-            let c = codes[(p as isize + delta) as usize];
-            *r = if c < 2 { c ^ codes[p as usize] } else { c };
-        }
-    } else {
-        for (r, &p) in row.iter_mut().zip(&sl.pad[..n]) {
-            *r = codes[(p as isize + delta) as usize];
-        }
+    for (r, &p) in row.iter_mut().zip(&sl.pad[..n]) {
+        *r = codes[(p as isize + delta) as usize];
     }
     let mut b = [[0u64; W_ALL]; 3];
     for (j, eight) in row.chunks_exact(8).enumerate().take(n.div_ceil(8)) {
@@ -309,7 +323,11 @@ fn build_offset<const P: usize>(sl: &mut Slot<P>, codes: &[u8; (PS * PS) as usiz
         } else {
             u64::MAX >> (64 - (n - w * 64))
         };
-        let (b0, b1, b2) = (b[0][w], b[1][w], b[2][w]);
+        let (mut b0, b1, b2) = (b[0][w], b[1][w], b[2][w]);
+        if sl.relative {
+            // Stones (codes 0 and 1) seen from the focus's colour: white foci flip bit 0.
+            b0 ^= sl.white[w] & !b1 & !b2;
+        }
         let low = all & !b2;
         let h = [
             low & !b1 & !b0,
@@ -363,10 +381,17 @@ pub(super) fn collect_stones<const N: usize>(
     s: i32,
 ) -> Result<usize, (u64, u64)> {
     let CompactScratch {
-        codes, stones: sl, ..
+        codes, stones: st, ..
     } = &mut sc.compact;
-    let sl = sl.get_or_insert_with(|| alloc::boxed::Box::new(Slot::new(true)));
-    sl.number(stones, s);
+    let st = st.get_or_insert_with(|| {
+        alloc::boxed::Box::new(Stones {
+            slot: Slot::new(true),
+            sorted: [0; HITS],
+            start: [0; (MAX_SIDE * MAX_SIDE) as usize + 1],
+        })
+    });
+    let sl = &mut st.slot;
+    sl.number(stones, s, codes);
     let raw = &mut sc.raw;
     match sl.n.div_ceil(64) {
         0 | 1 => walk::<1, false, PLANES_ALL>(&ck.walk, qfilter, codes, sl, raw),
@@ -546,4 +571,39 @@ fn walk<const K: usize, const WHITE: bool, const P: usize>(
         Ok(()) => Ok(wk.hits),
         Err(Full(at)) => Err((at as u64, blob.len() as u64)),
     }
+}
+
+/// The hits `raw[..hits]` of a walk over all stones ([`collect_stones`]) in ascending order:
+/// counted by focus into the stones' scratch (a board of `points` points), then each focus's
+/// few hits sorted (cheaper than sorting them all at once).
+pub(super) fn sorted_hits(sc: &mut super::ScanScratch, hits: usize, points: usize) -> &[u32] {
+    let raw = &mut sc.raw[..hits];
+    let Some(st) = sc.compact.stones.as_deref_mut() else {
+        raw.sort_unstable();
+        return raw;
+    };
+    let points = points.min(st.start.len() - 1);
+    let start = &mut st.start[..points + 1];
+    start.fill(0);
+    for &h in raw.iter() {
+        start[(h >> ENTRY_BITS) as usize + 1] += 1;
+    }
+    for p in 1..=points {
+        start[p] += start[p - 1];
+    }
+    for &h in raw.iter() {
+        let p = (h >> ENTRY_BITS) as usize;
+        st.sorted[start[p] as usize] = h;
+        start[p] += 1;
+    }
+    // `start[p]` is now where point p's hits end.
+    let mut a = 0;
+    for &e in &start[..points] {
+        let e = e as usize;
+        if e - a > 1 {
+            st.sorted[a..e].sort_unstable();
+        }
+        a = e;
+    }
+    &st.sorted[..hits]
 }

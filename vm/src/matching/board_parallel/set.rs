@@ -209,8 +209,7 @@ impl ScanSet {
             s,
         })
         .ok()?;
-        let raw = &mut sc.raw[..hits];
-        raw.sort_unstable();
+        let raw = compact::sorted_hits(sc, hits, (s * s) as usize);
         let start: Vec<usize> = outs.iter().map(|o| o.stored()).collect();
         let (mut focus, mut x, mut y, mut qmask, mut white) = (u32::MAX, 0, 0, 0u8, 0usize);
         for &h in raw.iter() {
