@@ -18,7 +18,7 @@ use lens_compiler::import::gnugo::{
     AnchorColour, Options as ImportOptions, class_name, import_str, stem_ident, wide_class_name,
 };
 use lens_vm::board::{Board, Colour};
-use lens_vm::matching::{Hit, HitBuf, ScanPlan};
+use lens_vm::matching::{Hit, HitBuf, ScanPlan, ScanSet};
 use lens_vm::{ClassId, Match, MatchBuf, NoHost, Orientations, Query, Rom, Scratch};
 
 use lens_test_support::thread_cpu;
@@ -31,6 +31,9 @@ enum Path {
     /// `ScanPlan::scan` with candidate sets over the whole board only (the plan scan before
     /// sets over the foci: the baseline of the same run).
     PlanBoardSets,
+    /// `ScanSet::scan`: the five classes and both colours of a position in one call (the
+    /// anchor classes in one walk over all stones).
+    Set,
     /// `ScanPlan::scan_hits`: compact hits, not resolved.
     PlanHits,
     /// `ScanPlan::scan` with every survivor through the class program (the plain classes'
@@ -131,6 +134,8 @@ fn bench(c: &mut Criterion) {
         .map(|p| p.clone().without_foci_sets())
         .collect();
     let class_program: Vec<ScanPlan> = plans.iter().map(|p| p.clone().without_plain()).collect();
+    let set = ScanSet::new(&rom, &classes).unwrap();
+    let mut set_slots = vec![Match::EMPTY; 8192 * 2 * classes.len()];
     let mut slots = vec![Match::EMPTY; 8192];
     let mut hit_slots = vec![Hit::EMPTY; 8192];
     let mut scratch = Scratch::new();
@@ -138,6 +143,19 @@ fn bench(c: &mut Criterion) {
     let mut scan_all = |path: Path| -> usize {
         let mut n = 0;
         for board in &boards {
+            if path == Path::Set {
+                let mut outs: Vec<MatchBuf> =
+                    set_slots.chunks_mut(8192).map(MatchBuf::new).collect();
+                n += set.scan(
+                    &rom,
+                    board,
+                    &NoHost,
+                    Orientations::All,
+                    &mut scratch,
+                    &mut outs,
+                );
+                continue;
+            }
             for colour in [Colour::Black, Colour::White] {
                 for (((&class, plan), board_plan), program_plan) in classes
                     .iter()
@@ -165,6 +183,7 @@ fn bench(c: &mut Criterion) {
                             plan.scan_hits(&rom, board, &NoHost, &q, &mut scratch, &mut hits)
                         }
                         Path::Points => rom.scan_points(board, &NoHost, &q, &mut scratch, &mut out),
+                        Path::Set => unreachable!("scanned per board above"),
                         Path::Reference => lens_vm::reference::scan(
                             &rom,
                             board,
@@ -186,6 +205,7 @@ fn bench(c: &mut Criterion) {
         let path = match name {
             "plan" => Path::Plan,
             "plan_hits" => Path::PlanHits,
+            "set" => Path::Set,
             "board_sets" => Path::PlanBoardSets,
             "class_program" => Path::PlanClassProgram,
             "rom" => Path::BoardParallel,
@@ -206,6 +226,12 @@ fn bench(c: &mut Criterion) {
     assert_eq!(per_board, scan_all(Path::PlanBoardSets));
     assert_eq!(per_board, scan_all(Path::PlanClassProgram));
     assert_eq!(per_board, scan_all(Path::PlanHits));
+    assert_eq!(per_board, scan_all(Path::Set));
+    eprintln!(
+        "scan set: {} of {} classes in one walk",
+        set.walked(),
+        classes.len()
+    );
     assert_eq!(per_board, scan_all(Path::Reference));
     eprintln!(
         "gnugo scan: {} matches over 32 boards x 2 colours x {} classes ({:.0} per board)",
@@ -229,6 +255,7 @@ fn bench(c: &mut Criterion) {
     }
     let paths = [
         ("board_parallel_plan", Path::Plan),
+        ("board_parallel_set", Path::Set),
         ("board_parallel_plan_board_sets", Path::PlanBoardSets),
         ("board_parallel_plan_class_program", Path::PlanClassProgram),
         ("board_parallel_plan_hits", Path::PlanHits),

@@ -27,7 +27,7 @@ use lens_compiler::import::gnugo::{
 };
 use lens_vm::board::Colour;
 use lens_vm::geometry::Orientation;
-use lens_vm::matching::ScanPlan;
+use lens_vm::matching::{ScanPlan, ScanSet};
 use lens_vm::{Match, MatchBuf, MatchResult, NoHost, Orientations, Query, Rom, Scratch};
 
 const SLOTS: usize = 16 * 1024;
@@ -171,6 +171,7 @@ fn lens_matches_equal_gnugo_on_every_oracle_database() {
     let mut raw_counts = Vec::new();
     let mut over_foci = 0;
     let mut plain = 0;
+    let mut shared = [0usize; 2];
     for &(db, files, _mode) in DATABASES {
         let mut got = BTreeSet::new();
         let mut left_out = Vec::new();
@@ -196,7 +197,43 @@ fn lens_matches_equal_gnugo_on_every_oracle_database() {
             // Classes with no tests, globs, rejects or default turn their survivors straight
             // into matches (no class program).
             plain += plans.iter().filter(|p| p.plain()).count();
+            // All the file's classes and both colours in one call: the plain anchor classes
+            // in one walk over all stones.
+            let set = ScanSet::new(&rom, &class_ids).unwrap();
+            let mut set_slots = vec![Match::EMPTY; SLOTS * 2 * class_ids.len()];
             for (id, board) in &boards {
+                let mut outs: Vec<MatchBuf> =
+                    set_slots.chunks_mut(SLOTS).map(MatchBuf::new).collect();
+                let walked =
+                    set.scan_shared(&rom, board, Orientations::All, &mut scratch, &mut outs);
+                shared[usize::from(walked.is_some())] += usize::from(set.walked() > 0);
+                let mut outs: Vec<MatchBuf> =
+                    set_slots.chunks_mut(SLOTS).map(MatchBuf::new).collect();
+                set.scan(
+                    &rom,
+                    board,
+                    &NoHost,
+                    Orientations::All,
+                    &mut scratch,
+                    &mut outs,
+                );
+                for (i, &class) in class_ids.iter().enumerate() {
+                    for (k, perspective) in [Colour::Black, Colour::White].into_iter().enumerate() {
+                        let q = Query {
+                            class,
+                            perspective,
+                            orientations: Orientations::All,
+                        };
+                        let mut out = MatchBuf::new(&mut slots);
+                        rom.scan(board, &NoHost, &q, &mut scratch, &mut out);
+                        assert_eq!(outs[2 * i + k].dropped(), 0, "buffer too small");
+                        assert_eq!(
+                            out.as_slice(),
+                            outs[2 * i + k].as_slice(),
+                            "{file} {id}: scans with and without a ScanSet disagree"
+                        );
+                    }
+                }
                 for colour in [Colour::Black, Colour::White] {
                     for (&class, plan) in class_ids.iter().zip(&plans) {
                         let q = Query {
@@ -298,11 +335,12 @@ fn lens_matches_equal_gnugo_on_every_oracle_database() {
     }
     eprintln!(
         "raw matches (db, Lens, GNU Go): {raw_counts:?}; {over_foci} plans over the foci, \
-         {plain} plain"
+         {plain} plain, shared walks declined / taken {shared:?}"
     );
     assert!(failures.is_empty(), "{failures}");
     assert!(over_foci > 0, "no plan walked its trie over the foci");
     assert!(plain > 0, "no plan skipped the class program");
+    assert!(shared[1] > 0, "no ScanSet walked its classes together");
     let left: Vec<(&str, usize, usize)> = excluded
         .iter()
         .map(|(d, n, m)| (d.as_str(), n.len(), *m))

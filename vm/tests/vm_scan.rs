@@ -372,3 +372,117 @@ fn scan_plan_of_another_class_or_rom_falls_back() {
     }
     assert!(seen > 0);
 }
+
+/// `ScanSet::scan` (the plain anchor classes walked together over all stones, both colours,
+/// the others by their own plans) gives every class's list for each colour as the reference
+/// does, on every board size, orientation-set kind and instruction-set path; with more than
+/// 256 stones (25x25, dense) the shared walk steps aside and the plans scan alone.
+#[test]
+fn scan_set_equals_reference_scans() {
+    let mut rng = Rng(0x5ca9_0b0a_4d00_0003);
+    let mut next_id = 0;
+    let mut classes = Vec::new();
+    // Plain classes (mode all, no default, globs, tests or rejects) anchored on a friend or a
+    // foe stone: they join the walk; radius 1-3 (packed) and 4, 8 (general).
+    for (i, &(r, focus)) in [(1i16, F), (2, X), (3, F), (4, X), (8, F), (3, X)]
+        .iter()
+        .enumerate()
+    {
+        let mut nodes = Vec::new();
+        for _ in 0..[40, 40, 60, 30, 20, 50][i] {
+            let mut p = random_pattern(&mut rng, next_id, r, false);
+            p.cells.truncate(3 + rng.below(3) as usize);
+            p.result = Some(lens_vm::spec::ResultSpec::Value {
+                value: next_id as i32,
+                bits: 0,
+            });
+            nodes.push(ClassNode::Pattern(p));
+            next_id += 1;
+        }
+        let mut c = class(&format!("plain{i}"), Mode::All, (2 * r + 1) as u8, nodes);
+        c.focus = focus;
+        classes.push(c);
+    }
+    // Classes that cannot join: foci on empty points, a mode other than `all`.
+    let mut c = random_class(&mut rng, "empty_focus", 30, 2, &mut next_id, 3);
+    c.focus = E;
+    classes.push(c);
+    let mut c = random_class(&mut rng, "first", 30, 3, &mut next_id, 3);
+    c.focus = F;
+    c.mode = Mode::First;
+    classes.push(c);
+    let spec = RomSpec {
+        toolchain: "scan".into(),
+        classes,
+        ..RomSpec::default()
+    };
+    let bytes = rom::write(&spec);
+    let rom = Rom::from_bytes(&bytes).unwrap();
+    let ids: Vec<ClassId> = (0..rom.class_count() as u32).map(ClassId).collect();
+    let set = lens_vm::matching::ScanSet::new(&rom, &ids).unwrap();
+    assert_eq!(
+        set.walked(),
+        6,
+        "the six plain anchor classes share the walk"
+    );
+    assert!(lens_vm::matching::ScanSet::new(&rom, &[ClassId(999)]).is_none());
+    let mut slots = vec![Match::EMPTY; (2 * ids.len()) << 13];
+    let mut want = vec![Match::EMPTY; 1 << 13];
+    let mut scratch = Scratch::new();
+    let paths: Vec<Simd> = Simd::supported().collect();
+    let mut matches = vec![0usize; ids.len()];
+    let mut taken = [0usize; 2];
+    for round in 0..24 {
+        simd::force(Some(paths[round % paths.len()])).unwrap();
+        let size = [5u8, 7, 9, 13, 19, 25][round % 6];
+        let density = 0.1 + rng.below(7) as f64 * 0.1;
+        let board = TestBoard::random(&mut rng, size, density);
+        let rows_board = to_board(&board);
+        let (x, y) = (rng.below(size as u64) as i32, rng.below(size as u64) as i32);
+        let orientations = match rng.below(4) {
+            0 => Orientations::Set(rng.below(256) as u8),
+            1 => Orientations::Up { toward: (x, y) },
+            _ => Orientations::All,
+        };
+        for b in [&board as &dyn BoardView, &rows_board] {
+            // The shared walk alone first.
+            let mut outs: Vec<MatchBuf> = slots.chunks_mut(1 << 13).map(MatchBuf::new).collect();
+            let walked = set.scan_shared(&rom, b, orientations, &mut scratch, &mut outs);
+            let stones = (0..size as i32)
+                .flat_map(|y| (0..size as i32).map(move |x| (x, y)))
+                .filter(|&(x, y)| matches!(b.point(x, y), lens_vm::board::Point::Stone(_)))
+                .count();
+            // Declined past 256 stones (or more hits than the scratch holds).
+            assert!(stones <= 256 || walked.is_none(), "{stones} stones");
+            taken[usize::from(walked.is_some())] += 1;
+            let mut outs: Vec<MatchBuf> = slots.chunks_mut(1 << 13).map(MatchBuf::new).collect();
+            let n = set.scan(&rom, b, &NoHost, orientations, &mut scratch, &mut outs);
+            let mut total = 0;
+            for (i, &class) in ids.iter().enumerate() {
+                for (k, perspective) in [Colour::Black, Colour::White].into_iter().enumerate() {
+                    let q = Query {
+                        class,
+                        perspective,
+                        orientations,
+                    };
+                    let mut w = MatchBuf::new(&mut want);
+                    let nw = reference::scan(&rom, b, &NoHost, &q, &mut scratch, &mut w);
+                    assert_eq!(w.dropped(), 0);
+                    assert_eq!(
+                        outs[2 * i + k].as_slice(),
+                        w.as_slice(),
+                        "class {i}, {perspective:?}, size {size}, {orientations:?}"
+                    );
+                    total += nw;
+                    matches[i] += nw;
+                }
+            }
+            assert_eq!(n, total);
+        }
+    }
+    simd::force(None).unwrap();
+    assert!(matches.iter().all(|&n| n > 0), "{matches:?}");
+    println!("shared walk declined / taken: {taken:?}");
+    // Both: the walk over all stones, and the plans alone past 256 stones.
+    assert!(taken[0] > 0 && taken[1] > 0, "{taken:?}");
+}

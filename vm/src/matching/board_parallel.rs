@@ -28,6 +28,10 @@ mod compact;
 mod plan;
 #[cfg(feature = "alloc")]
 pub use plan::ScanPlan;
+#[cfg(feature = "alloc")]
+mod set;
+#[cfg(feature = "alloc")]
+pub use set::ScanSet;
 
 /// Largest board handled: 25 x 25 = 625 bits.
 const MAX_WORDS: usize = 10;

@@ -32,9 +32,9 @@ pub mod simd;
 pub(crate) mod sliced;
 pub(crate) mod view;
 
-#[cfg(feature = "alloc")]
-pub use board_parallel::ScanPlan;
 pub use board_parallel::{Area, ScanScratch};
+#[cfg(feature = "alloc")]
+pub use board_parallel::{ScanPlan, ScanSet};
 #[cfg(feature = "alloc")]
 pub use results::HitPlan;
 pub(crate) use results::Sink;

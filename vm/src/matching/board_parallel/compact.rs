@@ -19,8 +19,14 @@ use crate::board::{BoardView, Colour};
 
 /// Most foci of a compact scan (two words per set).
 pub(super) const MAX_FOCI: usize = 128;
-/// Words of a compact set.
+/// Most foci of a walk over all stones ([`collect_stones`]: four words per set).
+pub(super) const MAX_STONES: usize = 256;
+/// Words of a compact set: of one colour's stones, of all stones.
 const W: usize = MAX_FOCI / 64;
+const W_ALL: usize = MAX_STONES / 64;
+/// Plane words of a slot: of one colour's stones, of all stones.
+const PLANES: usize = OFFS * 16 * W;
+const PLANES_ALL: usize = OFFS * 16 * W_ALL;
 /// Codes are kept this far beyond the board (the plane cache's reach).
 const PAD: i32 = CACHED;
 /// Side of the padded code board.
@@ -128,35 +134,75 @@ impl CompactKeys {
     }
 }
 
-/// The one-hot sets of one foci set (see the module docs).
+/// The one-hot sets of one foci set (see the module docs), `P` plane words.
 #[derive(Clone, Debug)]
-struct Slot {
+pub(super) struct Slot<const P: usize> {
     /// The foci (board bits) this slot numbers; `valid` false: unused.
     foci: [u64; MAX_WORDS],
     valid: bool,
+    /// Whether the sets are seen from each focus's colour (bit 0 its colour, 1 the other)
+    /// instead of in absolute colours (the walks over all stones).
+    relative: bool,
+    /// The foci that are white stones (numbered bits; for relative sets).
+    white: [u64; W_ALL],
     n: usize,
     /// Padded-board index of focus `i`.
-    pad: [u16; MAX_FOCI],
+    pad: [u16; MAX_STONES],
     /// Board point of focus `i`.
-    point: [u16; MAX_FOCI],
+    point: [u16; MAX_STONES],
     /// Offsets whose planes are built.
     built: [u64; OFFS.div_ceil(64)],
-    /// Per offset, the planes of the 16 allowed-state sets (absolute colours), `words` =
-    /// `n.div_ceil(64)` words each: plane `id` at `id * words` (one-word sets stay dense).
-    planes: [u64; OFFS * 16 * W],
+    /// Per offset, the planes of the 16 allowed-state sets, `words` = `n.div_ceil(64)` words
+    /// each: plane `id` at `id * words` (one-word sets stay dense).
+    planes: [u64; P],
 }
 
-impl Slot {
-    const fn new() -> Self {
+impl<const P: usize> Slot<P> {
+    const fn new(relative: bool) -> Self {
         Slot {
             foci: [0; MAX_WORDS],
             valid: false,
+            relative,
+            white: [0; W_ALL],
             n: 0,
-            pad: [0; MAX_FOCI],
-            point: [0; MAX_FOCI],
+            pad: [0; MAX_STONES],
+            point: [0; MAX_STONES],
             built: [0; OFFS.div_ceil(64)],
-            planes: [0; OFFS * 16 * W],
+            planes: [0; P],
         }
+    }
+
+    /// Numbers the foci `band` (at most `P / (OFFS * 16) * 64` of them) unless it already does.
+    fn number<const N: usize>(
+        &mut self,
+        band: &[u64; N],
+        s: i32,
+        codes: &[u8; (PS * PS) as usize],
+    ) {
+        if self.valid && self.foci[..N] == band[..] && self.foci[N..] == [0; MAX_WORDS][N..] {
+            return;
+        }
+        self.foci = [0; MAX_WORDS];
+        self.foci[..N].copy_from_slice(band);
+        self.valid = true;
+        self.built = [0; OFFS.div_ceil(64)];
+        self.white = [0; W_ALL];
+        let mut n = 0;
+        for (w, &bits) in band.iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                let p = w as i32 * 64 + bits.trailing_zeros() as i32;
+                bits &= bits - 1;
+                let (x, y) = (p % s, p / s);
+                self.point[n] = p as u16;
+                self.pad[n] = ((y + PAD) * PS + x + PAD) as u16;
+                if n < MAX_STONES && codes[self.pad[n] as usize] == WHITE {
+                    self.white[n / 64] |= 1 << (n % 64);
+                }
+                n += 1;
+            }
+        }
+        self.n = n;
     }
 }
 
@@ -168,9 +214,22 @@ pub(super) struct CompactScratch {
     /// The board rows (`window_rows`) and size the codes are of.
     rows: [[u32; 3]; MAX_SIDE as usize],
     size: i32,
-    slots: [Slot; 2],
+    slots: [Slot<PLANES>; 2],
     /// The slot to take next for a new foci set.
     next: usize,
+    /// The scratch of the walks over all stones ([`collect_stones`]), allocated on first use
+    /// (about 215 KiB: `Scratch` stays small for callers that never take that path).
+    stones: Option<alloc::boxed::Box<Stones>>,
+}
+
+/// Working memory of the walks over all stones.
+#[derive(Clone, Debug)]
+struct Stones {
+    slot: Slot<PLANES_ALL>,
+    /// The hits sorted ([`sorted_hits`]).
+    sorted: [u32; HITS],
+    /// Per board point, where its hits start (then end) in `sorted`.
+    start: [u16; (MAX_SIDE * MAX_SIDE) as usize + 1],
 }
 
 impl CompactScratch {
@@ -179,8 +238,9 @@ impl CompactScratch {
             codes: [OFF; (PS * PS) as usize],
             rows: [[0; 3]; MAX_SIDE as usize],
             size: 0,
-            slots: [Slot::new(), Slot::new()],
+            slots: [Slot::new(false), Slot::new(false)],
             next: 0,
+            stones: None,
         }
     }
 
@@ -195,6 +255,9 @@ impl CompactScratch {
         self.size = s;
         for slot in &mut self.slots {
             slot.valid = false;
+        }
+        if let Some(st) = &mut self.stones {
+            st.slot.valid = false;
         }
         self.codes = [OFF; (PS * PS) as usize];
         for (y, r) in rows.iter().take(s as usize).enumerate() {
@@ -217,31 +280,16 @@ impl CompactScratch {
     /// The slot numbering the foci `band` (at most [`MAX_FOCI`] of them), reused when a
     /// previous scan of this position had the same foci.
     fn slot<const N: usize>(&mut self, band: &[u64; N], s: i32) -> usize {
-        let same =
-            |sl: &Slot| sl.valid && sl.foci[..N] == band[..] && sl.foci[N..] == [0; MAX_WORDS][N..];
+        let same = |sl: &Slot<PLANES>| {
+            sl.valid && sl.foci[..N] == band[..] && sl.foci[N..] == [0; MAX_WORDS][N..]
+        };
         if let Some(i) = self.slots.iter().position(same) {
             return i;
         }
         let i = self.next;
         self.next = (i + 1) % self.slots.len();
-        let sl = &mut self.slots[i];
-        sl.foci = [0; MAX_WORDS];
-        sl.foci[..N].copy_from_slice(band);
-        sl.valid = true;
-        sl.built = [0; OFFS.div_ceil(64)];
-        let mut n = 0;
-        for (w, &bits) in band.iter().enumerate() {
-            let mut bits = bits;
-            while bits != 0 {
-                let p = w as i32 * 64 + bits.trailing_zeros() as i32;
-                bits &= bits - 1;
-                let (x, y) = (p % s, p / s);
-                sl.point[n] = p as u16;
-                sl.pad[n] = ((y + PAD) * PS + x + PAD) as u16;
-                n += 1;
-            }
-        }
-        sl.n = n;
+        self.slots[i].valid = false;
+        self.slots[i].number(band, s, &self.codes);
         i
     }
 }
@@ -249,17 +297,17 @@ impl CompactScratch {
 /// The slot's one-hot sets at offset `off`, built from the codes.
 #[cold]
 #[inline(never)]
-fn build_offset(sl: &mut Slot, codes: &[u8; (PS * PS) as usize], off: usize) {
+fn build_offset<const P: usize>(sl: &mut Slot<P>, codes: &[u8; (PS * PS) as usize], off: usize) {
     let (dx, dy) = ((off % SIDE) as i32 - CACHED, (off / SIDE) as i32 - CACHED);
     let delta = (dy * PS + dx) as isize;
     let n = sl.n;
     // The foci's codes in a row, then as three bit planes: eight codes at a time, each bit
     // gathered from the eight bytes by one multiplication.
-    let mut row = [0u8; MAX_FOCI];
+    let mut row = [0u8; MAX_STONES];
     for (r, &p) in row.iter_mut().zip(&sl.pad[..n]) {
         *r = codes[(p as isize + delta) as usize];
     }
-    let mut b = [[0u64; W]; 3];
+    let mut b = [[0u64; W_ALL]; 3];
     for (j, eight) in row.chunks_exact(8).enumerate().take(n.div_ceil(8)) {
         let x = u64::from_le_bytes([
             eight[0], eight[1], eight[2], eight[3], eight[4], eight[5], eight[6], eight[7],
@@ -275,7 +323,11 @@ fn build_offset(sl: &mut Slot, codes: &[u8; (PS * PS) as usize], off: usize) {
         } else {
             u64::MAX >> (64 - (n - w * 64))
         };
-        let (b0, b1, b2) = (b[0][w], b[1][w], b[2][w]);
+        let (mut b0, b1, b2) = (b[0][w], b[1][w], b[2][w]);
+        if sl.relative {
+            // Stones (codes 0 and 1) seen from the focus's colour: white foci flip bit 0.
+            b0 ^= sl.white[w] & !b1 & !b2;
+        }
         let low = all & !b2;
         let h = [
             low & !b1 & !b0,
@@ -311,10 +363,41 @@ pub(super) fn collect<const N: usize>(
     let sl = &mut slots[si];
     let raw = &mut sc.raw;
     match (sl.n <= 64, persp == Colour::White) {
-        (true, false) => walk::<1, false>(&ck.walk, qfilter, codes, sl, raw),
-        (true, true) => walk::<1, true>(&ck.walk, qfilter, codes, sl, raw),
-        (false, false) => walk::<2, false>(&ck.walk, qfilter, codes, sl, raw),
-        (false, true) => walk::<2, true>(&ck.walk, qfilter, codes, sl, raw),
+        (true, false) => walk::<1, false, PLANES>(&ck.walk, qfilter, codes, sl, raw),
+        (true, true) => walk::<1, true, PLANES>(&ck.walk, qfilter, codes, sl, raw),
+        (false, false) => walk::<2, false, PLANES>(&ck.walk, qfilter, codes, sl, raw),
+        (false, true) => walk::<2, true, PLANES>(&ck.walk, qfilter, codes, sl, raw),
+    }
+}
+
+/// The geometric hits of a walk over all the stones `stones` (at most [`MAX_STONES`]) with
+/// keys seen from each focus's colour (friend: the focus's colour; a [`super::ScanSet`]'s
+/// trie), as [`collect`] gives them.
+pub(super) fn collect_stones<const N: usize>(
+    ck: &CompactKeys,
+    qfilter: u8,
+    sc: &mut super::ScanScratch,
+    stones: &[u64; N],
+    s: i32,
+) -> Result<usize, (u64, u64)> {
+    let CompactScratch {
+        codes, stones: st, ..
+    } = &mut sc.compact;
+    let st = st.get_or_insert_with(|| {
+        alloc::boxed::Box::new(Stones {
+            slot: Slot::new(true),
+            sorted: [0; HITS],
+            start: [0; (MAX_SIDE * MAX_SIDE) as usize + 1],
+        })
+    });
+    let sl = &mut st.slot;
+    sl.number(stones, s, codes);
+    let raw = &mut sc.raw;
+    match sl.n.div_ceil(64) {
+        0 | 1 => walk::<1, false, PLANES_ALL>(&ck.walk, qfilter, codes, sl, raw),
+        2 => walk::<2, false, PLANES_ALL>(&ck.walk, qfilter, codes, sl, raw),
+        3 => walk::<3, false, PLANES_ALL>(&ck.walk, qfilter, codes, sl, raw),
+        _ => walk::<4, false, PLANES_ALL>(&ck.walk, qfilter, codes, sl, raw),
     }
 }
 
@@ -322,17 +405,17 @@ pub(super) fn collect<const N: usize>(
 struct Full(usize);
 
 /// One trie walk over the foci of a slot, from White's perspective when `WHITE`.
-struct Walk<'w, const K: usize, const WHITE: bool> {
+struct Walk<'w, const K: usize, const WHITE: bool, const P: usize> {
     /// The plan's stream ([`CompactKeys`]).
     blob: &'w [u16],
     qfilter: u8,
     codes: &'w [u8; (PS * PS) as usize],
-    sl: &'w mut Slot,
+    sl: &'w mut Slot<P>,
     raw: &'w mut [u32; HITS],
     hits: usize,
 }
 
-impl<const K: usize, const WHITE: bool> Walk<'_, K, WHITE> {
+impl<const K: usize, const WHITE: bool, const P: usize> Walk<'_, K, WHITE, P> {
     /// The plane index of key `id` (`offset * 16 + allowed`, seen from Black) in this walk's
     /// perspective, its offset built on first use.
     #[inline(always)]
@@ -456,11 +539,11 @@ impl<const K: usize, const WHITE: bool> Walk<'_, K, WHITE> {
 }
 
 #[inline(always)]
-fn walk<const K: usize, const WHITE: bool>(
+fn walk<const K: usize, const WHITE: bool, const P: usize>(
     blob: &[u16],
     qfilter: u8,
     codes: &[u8; (PS * PS) as usize],
-    sl: &mut Slot,
+    sl: &mut Slot<P>,
     raw: &mut [u32; HITS],
 ) -> Result<usize, (u64, u64)> {
     let mut all = [0u64; K];
@@ -476,7 +559,7 @@ fn walk<const K: usize, const WHITE: bool>(
     if blob.is_empty() || all.iter().all(|&w| w == 0) {
         return Ok(0);
     }
-    let mut wk = Walk::<K, WHITE> {
+    let mut wk = Walk::<K, WHITE, P> {
         blob,
         qfilter,
         codes,
@@ -488,4 +571,39 @@ fn walk<const K: usize, const WHITE: bool>(
         Ok(()) => Ok(wk.hits),
         Err(Full(at)) => Err((at as u64, blob.len() as u64)),
     }
+}
+
+/// The hits `raw[..hits]` of a walk over all stones ([`collect_stones`]) in ascending order:
+/// counted by focus into the stones' scratch (a board of `points` points), then each focus's
+/// few hits sorted (cheaper than sorting them all at once).
+pub(super) fn sorted_hits(sc: &mut super::ScanScratch, hits: usize, points: usize) -> &[u32] {
+    let raw = &mut sc.raw[..hits];
+    let Some(st) = sc.compact.stones.as_deref_mut() else {
+        raw.sort_unstable();
+        return raw;
+    };
+    let points = points.min(st.start.len() - 1);
+    let start = &mut st.start[..points + 1];
+    start.fill(0);
+    for &h in raw.iter() {
+        start[(h >> ENTRY_BITS) as usize + 1] += 1;
+    }
+    for p in 1..=points {
+        start[p] += start[p - 1];
+    }
+    for &h in raw.iter() {
+        let p = (h >> ENTRY_BITS) as usize;
+        st.sorted[start[p] as usize] = h;
+        start[p] += 1;
+    }
+    // `start[p]` is now where point p's hits end.
+    let mut a = 0;
+    for &e in &start[..points] {
+        let e = e as usize;
+        if e - a > 1 {
+            st.sorted[a..e].sort_unstable();
+        }
+        a = e;
+    }
+    &st.sorted[..hits]
 }

@@ -1,0 +1,260 @@
+//! One walk for several classes and both colours (docs/performance.md, "One walk per
+//! position").
+//!
+//! An engine scans every class of a position for both colours. A class anchored on one
+//! colour's stones (friend or foe) has as foci the stones of one colour per perspective: its
+//! two scans together cover all the stones, and seen from each focus's own colour ("friend"
+//! of an O-anchored class is the focus's colour, of an X-anchored one the other colour) their
+//! keys are the same. A [`ScanSet`] merges such classes' entries into one trie with keys
+//! relative to the focus's colour, walks it once per position over all the stones (candidate
+//! sets of up to four words), and routes each survivor to its class and to the perspective
+//! its focus's colour gives. The shared top of the trie is visited once instead of once per
+//! class and colour. Classes that cannot join (not plain, keys out of reach, other foci) are
+//! scanned by their own [`ScanPlan`].
+
+use alloc::vec::Vec;
+
+use super::compact::{self, CompactKeys, MAX_STONES};
+use super::plan::{self, ScanPlan, fingerprint, put_plain};
+use super::{ENTRY_BITS, MAX_SIDE, MAX_WORDS, ScanScratch};
+use crate::board::{BoardView, Colour};
+use crate::matching::{Host, MatchBuf, Orientations, Query, Scratch, Sink};
+use crate::rom::{ClassId, Rom};
+
+/// A hit's entry in a set's trie: the class's place in the set above this bit, the entry
+/// (relative to its class) below.
+const TAG_SHIFT: u32 = 18;
+const TAGS: usize = 1 << (ENTRY_BITS - TAG_SHIFT);
+const ENTRY: u32 = (1 << TAG_SHIFT) - 1;
+
+/// Scan plans of several classes of one ROM, walked together for both colours (see the module
+/// docs). Build it once with [`ScanSet::new`]; [`ScanSet::scan`] gives every class's matches
+/// for Black and for White, each list the same as [`ScanPlan::scan`]'s (and [`Rom::scan`]'s).
+#[derive(Clone, Debug)]
+pub struct ScanSet {
+    plans: Vec<ScanPlan>,
+    /// Per plan: in the shared walk, anchored on the foe's stones (`Some(true)`) or the
+    /// friend's (`Some(false)`); `None`: scanned by its own plan.
+    walked: Vec<Option<bool>>,
+    walk: Option<CompactKeys>,
+}
+
+/// Allowed states with friend and foe swapped.
+fn swap(allowed: u8) -> u8 {
+    allowed & !3 | (allowed & 1) << 1 | (allowed >> 1) & 1
+}
+
+impl ScanSet {
+    /// The plans of `classes` of `rom`, the classes that can be walked together merged into
+    /// one trie; `None` when a class does not exist.
+    pub fn new(rom: &Rom<'_>, classes: &[ClassId]) -> Option<ScanSet> {
+        let plans: Vec<ScanPlan> = classes
+            .iter()
+            .map(|&c| ScanPlan::new(rom, c))
+            .collect::<Option<_>>()?;
+        let mut walked = alloc::vec![None; plans.len()];
+        let mut lists = Vec::new();
+        for (i, p) in plans.iter().enumerate().take(TAGS) {
+            let info = rom.class(p.class)?;
+            let foe = match info.focus() & 7 {
+                1 => false,
+                2 => true,
+                _ => continue,
+            };
+            if p.plain.is_none() || p.compact.is_none() || info.entry_count() > ENTRY + 1 {
+                continue;
+            }
+            walked[i] = Some(foe);
+            for (mut cells, r, cov) in plan::entry_lists(rom, &info) {
+                if foe {
+                    for c in &mut cells {
+                        c.2 = swap(c.2);
+                    }
+                }
+                lists.push((cells, (i as u32) << TAG_SHIFT | r, cov));
+            }
+        }
+        let walk = if lists.is_empty() {
+            None
+        } else {
+            let (keys, nodes, entries) = plan::trie(lists);
+            CompactKeys::new(&keys, &nodes, &entries)
+        };
+        if walk.is_none() {
+            walked.fill(None);
+        }
+        Some(ScanSet {
+            plans,
+            walked,
+            walk,
+        })
+    }
+
+    /// The plans, in the order of the classes given to [`ScanSet::new`].
+    pub fn plans(&self) -> &[ScanPlan] {
+        &self.plans
+    }
+
+    /// How many of the classes share the one walk (the others are scanned by their own plan).
+    pub fn walked(&self) -> usize {
+        self.walked.iter().filter(|w| w.is_some()).count()
+    }
+
+    /// Every class's matches on `board` under `orientations`, for both colours: `outs[2 * i]`
+    /// receives class `i`'s matches for Black, `outs[2 * i + 1]` for White (each the list
+    /// [`ScanPlan::scan`] gives; classes without both outputs are not scanned). Returns the
+    /// matches written in all.
+    pub fn scan<B: BoardView + ?Sized, H: Host + ?Sized>(
+        &self,
+        rom: &Rom<'_>,
+        board: &B,
+        host: &H,
+        orientations: Orientations,
+        scratch: &mut Scratch,
+        outs: &mut [MatchBuf<'_>],
+    ) -> usize {
+        let walked = self.walk(rom, board, orientations, scratch, outs);
+        let mut produced = walked.unwrap_or(0);
+        for (i, (plan, w)) in self.plans.iter().zip(&self.walked).enumerate() {
+            if walked.is_some() && w.is_some() {
+                continue;
+            }
+            for (k, perspective) in [Colour::Black, Colour::White].into_iter().enumerate() {
+                let Some(out) = outs.get_mut(2 * i + k) else {
+                    continue;
+                };
+                let q = Query {
+                    class: plan.class,
+                    perspective,
+                    orientations,
+                };
+                produced += plan.scan(rom, board, host, &q, scratch, out);
+            }
+        }
+        produced
+    }
+
+    /// Only the shared walk (the merged classes' outputs), forced: `None`, with nothing written,
+    /// when it cannot serve this scan. For benchmarks and tests (the differential tests assert
+    /// the path is taken).
+    pub fn scan_shared<B: BoardView + ?Sized>(
+        &self,
+        rom: &Rom<'_>,
+        board: &B,
+        orientations: Orientations,
+        scratch: &mut Scratch,
+        outs: &mut [MatchBuf<'_>],
+    ) -> Option<usize> {
+        self.walk(rom, board, orientations, scratch, outs)
+    }
+
+    /// The shared walk of the merged classes: `None` (nothing written) when it cannot serve
+    /// this scan (board wider than 25, more than [`MAX_STONES`] stones, more hits than the
+    /// scratch holds, a plan from another ROM, missing outputs).
+    fn walk<B: BoardView + ?Sized>(
+        &self,
+        rom: &Rom<'_>,
+        board: &B,
+        orientations: Orientations,
+        scratch: &mut Scratch,
+        outs: &mut [MatchBuf<'_>],
+    ) -> Option<usize> {
+        let ck = self.walk.as_ref()?;
+        let s = board.size() as i32;
+        if !(1..=MAX_SIDE).contains(&s) || outs.len() < 2 * self.plans.len() {
+            return None;
+        }
+        for (p, w) in self.plans.iter().zip(&self.walked) {
+            let info = rom.class(p.class)?;
+            if w.is_some()
+                && p.fingerprint != fingerprint(rom, info.first_entry(), info.entry_count())
+            {
+                return None;
+            }
+        }
+        // All stones, and which are black.
+        let mut rows = [[0u32; 3]; MAX_SIDE as usize];
+        board.window_rows(0, 0, s as u32, &mut rows[..s as usize]);
+        let line = (1u64 << s) - 1;
+        let (mut stones, mut black) = ([0u64; MAX_WORDS], [0u64; MAX_WORDS]);
+        for (y, r) in rows.iter().take(s as usize).enumerate() {
+            let (b, w) = (r[0] as u64 & line, r[1] as u64 & line);
+            // A point reported as both colours is a focus of both perspectives: not one walk.
+            if b & w != 0 {
+                return None;
+            }
+            super::put(&mut stones, y as i32 * s, b | w);
+            super::put(&mut black, y as i32 * s, b);
+        }
+        if stones
+            .iter()
+            .map(|w| w.count_ones() as usize)
+            .sum::<usize>()
+            > MAX_STONES
+        {
+            return None;
+        }
+        let q = Query {
+            class: self.plans[0].class,
+            perspective: Colour::Black,
+            orientations,
+        };
+        let sc = &mut scratch.scan;
+        sc.compact.position(board, s);
+        let hits = super::super::simd::run(Walk {
+            ck,
+            qfilter: super::qfilter(&q),
+            sc,
+            stones: &stones,
+            s,
+        })
+        .ok()?;
+        let raw = compact::sorted_hits(sc, hits, (s * s) as usize);
+        let start: Vec<usize> = outs.iter().map(|o| o.stored()).collect();
+        let (mut focus, mut x, mut y, mut qmask, mut white) = (u32::MAX, 0, 0, 0u8, 0usize);
+        for &h in raw.iter() {
+            let tag = ((h >> TAG_SHIFT) as usize) & (TAGS - 1);
+            let (Some(Some(facts)), Some(&Some(foe))) = (
+                self.plans.get(tag).map(|p| p.plain.as_ref()),
+                self.walked.get(tag),
+            ) else {
+                continue;
+            };
+            let Some(f) = facts.get((h & ENTRY) as usize) else {
+                continue;
+            };
+            if h >> ENTRY_BITS != focus {
+                focus = h >> ENTRY_BITS;
+                (x, y) = (focus as i32 % s, focus as i32 / s);
+                qmask = orientations.mask_at(x, y);
+                white = usize::from(black[(focus >> 6) as usize] >> (focus & 63) & 1 == 0);
+            }
+            // The perspective: the focus's colour (O-anchored) or the other (X-anchored).
+            put_plain(
+                f,
+                qmask,
+                x,
+                y,
+                &mut outs[2 * tag + (white ^ usize::from(foe))],
+            );
+        }
+        Some(outs.iter().zip(&start).map(|(o, &a)| o.stored() - a).sum())
+    }
+}
+
+/// The shared walk, as a [`crate::matching::simd::Kernel`]: compiled once per vector level.
+struct Walk<'w> {
+    ck: &'w CompactKeys,
+    qfilter: u8,
+    sc: &'w mut ScanScratch,
+    stones: &'w [u64; MAX_WORDS],
+    s: i32,
+}
+
+impl crate::matching::simd::Kernel for Walk<'_> {
+    type Out = Result<usize, (u64, u64)>;
+    #[inline(always)]
+    fn run(self) -> Self::Out {
+        compact::collect_stones(self.ck, self.qfilter, self.sc, self.stones, self.s)
+    }
+}
