@@ -124,6 +124,51 @@ fn match_calls(
         }
         n
     };
+    // `LENS_MATCH_PROFILE=call|filter[:ROUNDS[:ENTRIES]]`: only the `cut` set's 3000-pattern
+    // sliced calls (whole, or the filter alone; blocks of 512 entries unless ENTRIES), ROUNDS x
+    // 64, then exit (a `valgrind --tool=callgrind`
+    // target; also old/new binaries in alternation).
+    if let Ok(spec) = std::env::var("LENS_MATCH_PROFILE")
+        && cut
+        && patterns == PATTERNS
+    {
+        let mut parts = spec.split(':');
+        let name = parts.next().unwrap_or("call");
+        let rounds = parts.next().unwrap_or("100");
+        // An optional third field picks the block size (entries; default 512).
+        let rom = match parts.next() {
+            Some(e) => {
+                roms.iter()
+                    .find(|(n, _)| *n == format!("sliced_{e}"))
+                    .expect("LENS_MATCH_PROFILE block size: one of the bench's images")
+                    .1
+            }
+            None => rom,
+        };
+        let q = match name {
+            "call" => q,
+            "filter" => Query {
+                orientations: Orientations::Set(0),
+                ..q
+            },
+            _ => panic!("LENS_MATCH_PROFILE: call or filter"),
+        };
+        let rounds: u64 = rounds.parse().unwrap();
+        let mut n = 0;
+        let t = cpu_time(rounds, || {
+            for (board, (x, y)) in pos {
+                let mut out = MatchBuf::new(&mut slots);
+                n += rom.match_at(board, &NoHost, &q, *x, *y, &mut scratch, &mut out);
+            }
+        });
+        let per_call = t.as_secs_f64() / (rounds * pos.len() as u64) as f64;
+        eprintln!(
+            "profile {name}: {n} matches, {:.3} us per call, {:.2} G checks/s (thread CPU)",
+            per_call * 1e6,
+            variants as f64 / per_call / 1e9
+        );
+        std::process::exit(0);
+    }
     let want = calls(&rom, true, &mut slots, &mut scratch);
     for (name, r) in &roms {
         assert_eq!(calls(r, false, &mut slots, &mut scratch), want, "{name}");
@@ -255,6 +300,21 @@ fn match_calls(
         old(Box::new(move || calls(&rom, false, &mut sl, &mut sc))),
     ));
     kernels.push(("filter_all_rows".into(), old(Box::new(filter(rom)))));
+    // And one block at a time (no pairing of the word-0 rows, session 6's row loop).
+    fn unpaired<'a>(mut f: Box<dyn FnMut() -> usize + 'a>) -> Box<dyn FnMut() -> usize + 'a> {
+        Box::new(move || {
+            internals::set_paired_blocks(Some(false));
+            let n = f();
+            internals::set_paired_blocks(None);
+            n
+        })
+    }
+    let (mut sl, mut sc) = (vec![Match::EMPTY; 1 << 14], Scratch::new());
+    kernels.push((
+        "sliced_unpaired".into(),
+        unpaired(Box::new(move || calls(&rom, false, &mut sl, &mut sc))),
+    ));
+    kernels.push(("filter_unpaired".into(), unpaired(Box::new(filter(rom)))));
     // The same calls writing compact hits (focus, pattern, orientation) instead of matches.
     let hits = move |r: Rom<'static>| {
         let (mut sl, mut sc) = (vec![matching::Hit::EMPTY; 1 << 14], Scratch::new());
@@ -321,12 +381,12 @@ fn match_calls(
         want as f64 / pos.len() as f64
     );
     println!(
-        "{:<12} {:>10} {:>12} {:>10} {:>10}",
+        "{:<16} {:>10} {:>12} {:>10} {:>10}",
         "kernel", "us/call", "G checks/s", "x masks", "x ref"
     );
     for ((name, _), t) in kernels.iter().zip(&med) {
         println!(
-            "{name:<12} {:>10.2} {:>12.2} {:>10.2} {:>10.1}",
+            "{name:<16} {:>10.2} {:>12.2} {:>10.2} {:>10.1}",
             t / pos.len() as f64 * 1e6,
             checks / t / 1e9,
             t_masks / t,
@@ -365,6 +425,9 @@ fn bench(c: &mut Criterion) {
         return;
     }
     let pos: &'static [(Board, (i32, i32))] = Box::leak(game_positions().into_boxed_slice());
+    if std::env::var_os("LENS_MATCH_PROFILE").is_some() {
+        match_calls(c, true, PATTERNS, pos);
+    }
     // 500 patterns (4,000 variants: the tables stay in L2 even on a busy machine) and 3000.
     match_calls(c, true, 500, pos);
     match_calls(c, true, PATTERNS, pos);

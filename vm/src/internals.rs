@@ -6,8 +6,11 @@
 
 pub use crate::matching::view_words;
 
-/// The sliced kernel's survivor limit (`matching/sliced.rs`): every value gives the same matches.
-pub use crate::matching::sliced::{set_survivor_limit, survivor_limit};
+/// The sliced kernel's survivor limit and block pairing (`matching/sliced.rs`): every setting
+/// gives the same matches.
+pub use crate::matching::sliced::{
+    paired_blocks, set_paired_blocks, set_survivor_limit, survivor_limit,
+};
 
 /// The lookup tables' window cut and candidate lists (`rom/lut.rs`, "lut" in
 /// `docs/rom-format.md`).

@@ -3,7 +3,8 @@
 //! point-by-point reference matcher, over >= 10^6 random (position, pattern variant, focus,
 //! orientation set, perspective) cases, with zero disagreements, on every instruction-set path
 //! the machine supports (`matching::simd`, forced one by one), the sliced kernel with every
-//! survivor limit in turn (`internals::set_survivor_limit`).
+//! survivor limit in turn (`internals::set_survivor_limit`), its blocks paired and not
+//! (`internals::set_paired_blocks`).
 
 use lens_test_support::fixtures::*;
 use lens_vm::matching::simd::{self, Simd};
@@ -116,6 +117,7 @@ fn kernel_agrees_with_reference() {
     }
     simd::force(None).unwrap();
     internals::set_survivor_limit(None);
+    internals::set_paired_blocks(None);
     println!("paths: {paths:?}");
 }
 
@@ -205,6 +207,8 @@ fn agree(
             // The sliced kernel's survivor checks: the default limit, never (every row ORed),
             // at most one, always.
             internals::set_survivor_limit([None, Some(0), Some(1), Some(u32::MAX)][calls / 3 % 4]);
+            // Word-0 rows of two blocks in one pass, or one block at a time.
+            internals::set_paired_blocks(Some((calls / 12).is_multiple_of(2)));
             let mut sa = MatchBuf::new(&mut fast);
             let ns = s.match_at(&board, &NoHost, &q, x, y, &mut scratch, &mut sa);
             assert_eq!(

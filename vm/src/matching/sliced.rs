@@ -5,11 +5,12 @@
 //! The word-0 rows (edges, focus, ring 1, half of ring 2) come first. After them most blocks
 //! of real patterns keep no entry (the block is done) or a few: up to [`survivor_limit`] of
 //! them are checked against their word-1 and word-2 masks (two loads each) instead of ORing the
-//! block's ~40 other rows. One kernel call computes a run of blocks and keeps the ones with
-//! candidates; blocks are computed only when a run asks for them, so a glob skipped by its
-//! header costs nothing.
+//! block's ~40 other rows. The word-0 rows of two consecutive blocks are ORed in one pass
+//! over the row offsets (half the loop and bounds work per row). One kernel call computes a
+//! run of blocks and keeps the ones with candidates; blocks are computed only when a run asks
+//! for them, so a glob skipped by its header costs nothing.
 
-use core::sync::atomic::{AtomicU32, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use super::{Geometry, simd};
 use crate::rom::ClassInfo;
@@ -27,6 +28,8 @@ const SURVIVOR_LIMIT: u32 = 4;
 
 static LIMIT: AtomicU32 = AtomicU32::new(SURVIVOR_LIMIT);
 
+static PAIRS: AtomicBool = AtomicBool::new(true);
+
 /// Blocks with at most this many entries left after the word-0 rows check those entries'
 /// other mask words instead of ORing the other rows (`0`: always OR every row).
 pub fn survivor_limit() -> u32 {
@@ -38,6 +41,19 @@ pub fn survivor_limit() -> u32 {
 #[cfg(feature = "bench-internals")]
 pub fn set_survivor_limit(limit: Option<u32>) {
     LIMIT.store(limit.unwrap_or(SURVIVOR_LIMIT), Ordering::Relaxed);
+}
+
+/// Whether the word-0 rows of two consecutive blocks are ORed in one pass (the default), or
+/// one block at a time.
+pub fn paired_blocks() -> bool {
+    PAIRS.load(Ordering::Relaxed)
+}
+
+/// Sets [`paired_blocks`] (`None`: the default), for tests and benches: both give the same
+/// matches.
+#[cfg(feature = "bench-internals")]
+pub fn set_paired_blocks(pairs: Option<bool>) {
+    PAIRS.store(pairs.unwrap_or(true), Ordering::Relaxed);
 }
 
 pub(crate) struct Sliced<'a> {
@@ -53,6 +69,7 @@ pub(crate) struct Sliced<'a> {
     /// View words 1 and 2.
     v12: [u64; 2],
     limit: u32,
+    pairs: bool,
     /// Byte offsets (within a block) of the rows of the view's set bits, word-0 rows first.
     rows: [u32; MAX_ROWS],
     nrows: usize,
@@ -65,6 +82,8 @@ pub(crate) struct Sliced<'a> {
     nlive: usize,
     cur: usize,
     live_block: [u32; LIVE],
+    /// Per live block, bit `u` set when word `u` of its candidates is not zero.
+    live_words: [u8; LIVE],
     live: [[u64; MAX_BLOCK_WORDS]; LIVE],
 }
 
@@ -98,6 +117,7 @@ impl<'a> Sliced<'a> {
             masks: [mask(1), mask(2)],
             v12: [view[1], view[2]],
             limit: survivor_limit(),
+            pairs: paired_blocks(),
             rows,
             nrows: n,
             nrows0: n0,
@@ -106,13 +126,15 @@ impl<'a> Sliced<'a> {
             nlive: 0,
             cur: 0,
             live_block: [0; LIVE],
+            live_words: [0; LIVE],
             live: [[0; MAX_BLOCK_WORDS]; LIVE],
         }
     }
 
     /// Computes the blocks from block `b0` on, up to the one holding entry `end - 1` or until
-    /// [`LIVE`] blocks with candidates are found.
-    #[inline]
+    /// [`LIVE`] blocks with candidates are found. Out of line: [`Geometry::next`] stays small
+    /// (it runs once per candidate, this once per run of blocks).
+    #[inline(never)]
     fn refill(&mut self, b0: u32, end: u32) {
         let per_block = 64 * self.bw as u32;
         let b1 = end.min(self.n).div_ceil(per_block).max(b0 + 1);
@@ -131,9 +153,11 @@ impl<'a> Sliced<'a> {
                     b_last,
                     pad: pad::<$bw>(self.n - b_last * per_block),
                     limit: self.limit,
+                    pairs: self.pairs,
                     masks: self.masks,
                     v12: self.v12,
                     live_block: &mut self.live_block,
+                    live_words: &mut self.live_words,
                     live: &mut self.live,
                 })
             };
@@ -192,9 +216,12 @@ struct Chunk<'t, const BW: usize> {
     pad: [u64; BW],
     /// [`survivor_limit`].
     limit: u32,
+    /// [`paired_blocks`].
+    pairs: bool,
     masks: [&'t [u8]; 2],
     v12: [u64; 2],
     live_block: &'t mut [u32; LIVE],
+    live_words: &'t mut [u8; LIVE],
     live: &'t mut [[u64; MAX_BLOCK_WORDS]; LIVE],
 }
 
@@ -206,65 +233,138 @@ impl<const BW: usize> simd::Kernel for Chunk<'_, BW> {
     }
 }
 
-/// Per block: the word-0 rows; none left: next block; at most `limit` left: check them
-/// against their other mask words; else OR the other rows.
+/// [`or_rows`] for two blocks at once (`t1` as long as `t0`): one pass over the offsets, two
+/// rows per offset (half the loop and bounds work per row).
 #[inline(always)]
-fn chunk<const BW: usize>(c: Chunk<'_, BW>) -> (usize, u32) {
-    let per_block = 64 * BW as u32;
+fn or_rows2<const BW: usize>(
+    t0: &[u8],
+    t1: &[u8],
+    rows: &[u32],
+    mut a: [u64; BW],
+    mut b: [u64; BW],
+) -> ([u64; BW], [u64; BW]) {
+    let t1 = t1.get(..t0.len()).unwrap_or(&[]);
+    for &r in rows {
+        let r = r as usize;
+        let (Some(x), Some(y)) = (t0.get(r..r + BW * 8), t1.get(r..r + BW * 8)) else {
+            continue;
+        };
+        let (xs, _) = x.as_chunks::<8>();
+        let (ys, _) = y.as_chunks::<8>();
+        for ((p, q), (w, v)) in a.iter_mut().zip(b.iter_mut()).zip(xs.iter().zip(ys)) {
+            *p |= u64::from_le_bytes(*w);
+            *q |= u64::from_le_bytes(*v);
+        }
+    }
+    (a, b)
+}
+
+/// Per pair of blocks (unless [`paired_blocks`] is off, and for a class's last block): the
+/// word-0 rows of both in one pass over the row offsets, then each block on its own
+/// ([`settle`]).
+#[inline(always)]
+fn chunk<const BW: usize>(mut c: Chunk<'_, BW>) -> (usize, u32) {
+    let bb = c.block_bytes;
     let mut nlive = 0;
     let mut b = c.b0;
-    while b < c.b1 && nlive < LIVE {
-        let blk = b;
-        b += 1;
-        let base = blk as usize * c.block_bytes;
-        let table = c.bytes.get(base..base + c.block_bytes).unwrap_or(&[]);
-        let start = if blk == c.b_last { c.pad } else { [0; BW] };
-        let mut acc = or_rows::<BW>(table, c.rows0, start);
-        if acc.iter().fold(u64::MAX, |x, &a| x & a) == u64::MAX {
-            continue;
-        }
-        let left: u32 = acc.iter().map(|a| (!a).count_ones()).sum();
-        let mut cand = [0u64; MAX_BLOCK_WORDS];
-        if left > c.limit || c.rows1.is_empty() {
-            acc = or_rows::<BW>(table, c.rows1, acc);
-            for (o, a) in cand.iter_mut().zip(acc) {
-                *o = !a;
-            }
+    while b < c.b1 && nlive + 2 <= LIVE {
+        let base = b as usize * bb;
+        let start = |blk: u32| if blk == c.b_last { c.pad } else { [0; BW] };
+        if c.pairs && b < c.b_last {
+            let two = c.bytes.get(base..base + 2 * bb).unwrap_or(&[]);
+            let (t0, t1) = two.split_at(two.len() / 2);
+            let (a0, a1) = or_rows2::<BW>(t0, t1, c.rows0, start(b), start(b + 1));
+            settle::<BW>(&mut c, &mut nlive, b, t0, a0);
+            settle::<BW>(&mut c, &mut nlive, b + 1, t1, a1);
+            b += 2;
         } else {
-            // The few survivors: their word-1 and word-2 masks against the view.
-            let e0 = (blk * per_block) as usize;
-            for (u, (o, a)) in cand.iter_mut().zip(acc).enumerate() {
-                let mut m = !a;
-                let mut keep = m;
-                while m != 0 {
-                    let bit = m.trailing_zeros();
-                    m &= m - 1;
-                    let at = (e0 + u * 64 + bit as usize) * 8;
-                    let clash =
-                        (u64_at(c.masks[0], at) & c.v12[0]) | (u64_at(c.masks[1], at) & c.v12[1]);
-                    if clash != 0 {
-                        keep &= !(1 << bit);
-                    }
-                }
-                *o = keep;
-            }
-        }
-        if cand.iter().any(|&w| w != 0) {
-            c.live_block[nlive] = blk;
-            c.live[nlive] = cand;
-            nlive += 1;
+            let t = c.bytes.get(base..base + bb).unwrap_or(&[]);
+            let a = or_rows::<BW>(t, c.rows0, start(b));
+            settle::<BW>(&mut c, &mut nlive, b, t, a);
+            b += 1;
         }
     }
     (nlive, b)
 }
 
+/// One block after its word-0 rows (`acc`): none left: done; at most `limit` left: check them
+/// against their other mask words ([`survivors`]); else OR the other rows. Keeps the block
+/// when candidates are left.
+#[inline(always)]
+fn settle<const BW: usize>(
+    c: &mut Chunk<'_, BW>,
+    nlive: &mut usize,
+    blk: u32,
+    table: &[u8],
+    acc: [u64; BW],
+) {
+    if acc.iter().fold(u64::MAX, |x, &a| x & a) == u64::MAX {
+        return;
+    }
+    let left: u32 = acc.iter().map(|a| (!a).count_ones()).sum();
+    if left <= c.limit && !c.rows1.is_empty() {
+        survivors::<BW>(c, nlive, blk, &acc);
+        return;
+    }
+    let acc = or_rows::<BW>(table, c.rows1, acc);
+    let mut cand = [0u64; MAX_BLOCK_WORDS];
+    let mut words = 0u32;
+    for (u, (o, a)) in cand.iter_mut().zip(acc).enumerate() {
+        *o = !a;
+        words |= ((a != u64::MAX) as u32) << u;
+    }
+    if words != 0 {
+        c.live_block[*nlive] = blk;
+        c.live_words[*nlive] = words as u8;
+        c.live[*nlive] = cand;
+        *nlive += 1;
+    }
+}
+
+/// The few survivors of a block after its word-0 rows: their word-1 and word-2 masks against
+/// the view. Out of line: scalar work, kept from the row loop's registers.
+#[inline(never)]
+fn survivors<const BW: usize>(c: &mut Chunk<'_, BW>, nlive: &mut usize, blk: u32, acc: &[u64; BW]) {
+    let e0 = blk as usize * 64 * BW;
+    let mut open = 0u32;
+    for (u, &a) in acc.iter().enumerate() {
+        open |= ((a != u64::MAX) as u32) << u;
+    }
+    let mut words = 0u32;
+    let mut cand = [0u64; MAX_BLOCK_WORDS];
+    while open != 0 {
+        let u = open.trailing_zeros() as usize;
+        open &= open - 1;
+        let mut m = !acc[u];
+        let mut keep = m;
+        while m != 0 {
+            let bit = m.trailing_zeros();
+            m &= m - 1;
+            let at = (e0 + u * 64 + bit as usize) * 8;
+            let clash = (u64_at(c.masks[0], at) & c.v12[0]) | (u64_at(c.masks[1], at) & c.v12[1]);
+            if clash != 0 {
+                keep &= !(1 << bit);
+            }
+        }
+        cand[u] = keep;
+        words |= ((keep != 0) as u32) << u;
+    }
+    if words != 0 {
+        c.live_block[*nlive] = blk;
+        c.live_words[*nlive] = words as u8;
+        c.live[*nlive] = cand;
+        *nlive += 1;
+    }
+}
+
 impl Geometry for Sliced<'_> {
     #[inline]
     fn next(&mut self, from: u32, end: u32) -> Option<u32> {
-        let per_block = 64 * self.bw as u32;
+        // Blocks hold `64 * bw` entries, a power of two: shifts, not divisions.
+        let shift = 6 + self.bw.trailing_zeros();
         let (mut i, end) = (from.checked_sub(self.first)?, end.checked_sub(self.first)?);
         while i < end {
-            let block = i / per_block;
+            let block = i >> shift;
             if block < self.lo || block >= self.hi {
                 self.refill(block, end);
             } else if self.cur > 0 && self.live_block[self.cur - 1] >= block {
@@ -274,27 +374,29 @@ impl Geometry for Sliced<'_> {
             while self.cur < self.nlive {
                 let b = self.live_block[self.cur];
                 if b >= block {
-                    let e0 = b * per_block;
-                    // Within the block holding `i`, the entries from `i` on.
+                    let e0 = b << shift;
+                    // Within the block holding `i`, the entries from `i` on: the words with
+                    // candidates from the one holding `i`.
                     let skip = i.saturating_sub(e0);
-                    let words = &self.live[self.cur][..self.bw];
-                    let mut u = (skip / 64) as usize;
-                    let mut word = words.get(u).map_or(0, |w| w & (u64::MAX << (skip % 64)));
-                    loop {
-                        if word != 0 {
-                            let hit = e0 + u as u32 * 64 + word.trailing_zeros();
-                            return (hit < end).then_some(self.first + hit);
+                    let (su, sb) = (skip / 64, skip % 64);
+                    let words = &self.live[self.cur];
+                    let mut open = self.live_words[self.cur] as u32 & (u32::MAX << su);
+                    while open != 0 {
+                        let u = open.trailing_zeros();
+                        open &= open - 1;
+                        let mut word = words[u as usize & (MAX_BLOCK_WORDS - 1)];
+                        if u == su {
+                            word &= u64::MAX << sb;
                         }
-                        u += 1;
-                        match words.get(u) {
-                            Some(&w) => word = w,
-                            None => break,
+                        if word != 0 {
+                            let hit = e0 + u * 64 + word.trailing_zeros();
+                            return (hit < end).then_some(self.first + hit);
                         }
                     }
                 }
                 self.cur += 1;
             }
-            i = self.hi * per_block;
+            i = self.hi << shift;
         }
         None
     }
