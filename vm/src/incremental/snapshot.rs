@@ -124,6 +124,11 @@ impl PointSet {
         self.0[y as usize]
     }
     #[inline]
+    #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
+    pub fn is_empty(&self) -> bool {
+        self.0.iter().all(|&r| r == 0)
+    }
+    #[inline]
     pub fn contains(&self, x: i32, y: i32) -> bool {
         self.0[y as usize] >> x & 1 != 0
     }
