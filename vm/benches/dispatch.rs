@@ -291,7 +291,7 @@ fn simd_levels(boards: &'static [(Board, (i32, i32))]) {
     let masks = rom.without_sliced();
     let q = query(&rom);
     let plan = matching::ScanPlan::new(&masks, q.class).unwrap();
-    let name = |s: &Simd| format!("{:?}{}", s.vector, if s.pext { "+pext" } else { "" });
+    let name = |s: &Simd| format!("{:?}+{:?}", s.vector, s.cut);
     let names: Vec<String> = paths.iter().map(name).collect();
     let names: Vec<&str> = names.iter().map(|s| s.as_str()).collect();
     // One match call (sliced kernel and view cut) at each of the 64 positions.
@@ -390,7 +390,7 @@ fn bench(c: &mut Criterion) {
     let q = query(&rom);
     let mut g = c.benchmark_group("dispatch_simd_match_call_cut_3000x8");
     for path in Simd::supported() {
-        let label = format!("{:?}{}", path.vector, if path.pext { "+pext" } else { "" });
+        let label = format!("{:?}+{:?}", path.vector, path.cut);
         g.bench_function(label, |b| {
             simd::force(Some(path)).unwrap();
             b.iter(|| {

@@ -12,6 +12,7 @@
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use lens_test_support::fixtures::*;
 use lens_vm::board::Board;
+use lens_vm::matching::simd::Cut;
 use lens_vm::spec::{ClassNode, ClassSpec, Mode, OrientPolicy, RomSpec};
 use lens_vm::*;
 use std::hint::black_box;
@@ -510,33 +511,34 @@ fn bench(c: &mut Criterion) {
         s / pos.len() as f64 * 1e9,
         s / v
     );
-    // The two view cuts, forced in alternation: row tables against the BMI2 `pext` gather.
-    let pext = matching::simd::Simd {
-        pext: true,
-        ..matching::simd::current()
-    };
-    if matching::simd::Simd::supported().any(|s| s == pext) {
-        let tables = matching::simd::Simd {
-            pext: false,
-            ..pext
-        };
-        let (mut tt, mut pt) = (Vec::new(), Vec::new());
-        for _ in 0..9 {
-            for (path, times) in [(tables, &mut tt), (pext, &mut pt)] {
-                matching::simd::force(Some(path)).unwrap();
-                let t = cpu_time(20000, || {
-                    black_box(views());
-                });
-                times.push(t.as_secs_f64() / 20000.0 / pos.len() as f64 * 1e9);
-            }
+    // The view cuts, forced in rotation: row tables, the BMI2 `pext` gather and the AVX-512
+    // BITALG bit shuffles (those this machine has), with the current vector level.
+    let cuts: Vec<matching::simd::Simd> = [Cut::Tables, Cut::Pext, Cut::Shuffle]
+        .map(|cut| matching::simd::Simd {
+            cut,
+            ..matching::simd::current()
+        })
+        .into_iter()
+        .filter(|s| matching::simd::Simd::supported().any(|t| t == *s))
+        .collect();
+    let mut times = vec![Vec::new(); cuts.len()];
+    for _ in 0..9 {
+        for (path, times) in cuts.iter().zip(&mut times) {
+            matching::simd::force(Some(*path)).unwrap();
+            let t = cpu_time(20000, || {
+                black_box(views());
+            });
+            times.push(t.as_secs_f64() / 20000.0 / pos.len() as f64 * 1e9);
         }
-        matching::simd::force(None).unwrap();
-        let (t, p) = (median(&mut tt), median(&mut pt));
-        println!(
-            "view_7x7 cuts: tables {t:.1} ns, pext {p:.1} ns per view (pext / tables {:.2}x)",
-            p / t
-        );
     }
+    matching::simd::force(None).unwrap();
+    let ns: Vec<f64> = times.iter_mut().map(|t| median(t)).collect();
+    let line: Vec<String> = cuts
+        .iter()
+        .zip(&ns)
+        .map(|(s, n)| format!("{:?} {n:.1} ns ({:.2}x tables)", s.cut, n / ns[0]))
+        .collect();
+    println!("view_7x7 cuts, per view: {}", line.join(", "));
     // Kept views (`matching::KeptViews`): the same foci read from views kept beside each
     // board, against the cut in the same rounds; and what keeping them costs per move.
     let mut kept: Vec<Box<matching::KeptViews>> = pos

@@ -394,6 +394,10 @@ impl BoardView for Board {
         let w: [u64; 7] = core::array::from_fn(|i| self.rows[y + i] >> sh);
         Some([w.map(|v| v as u8 & 0x7F), w.map(|v| (v >> 32) as u8 & 0x7F)])
     }
+    #[inline]
+    fn padded_rows(&self) -> Option<&[u64; 32]> {
+        Some(&self.rows)
+    }
     /// The default method's row-bitboard path, reading the rows directly.
     #[inline]
     fn window_rows(&self, x0: i32, y0: i32, width: u32, out: &mut [[u32; 3]]) {

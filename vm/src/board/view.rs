@@ -70,6 +70,15 @@ pub trait BoardView {
         };
         Some([cut(Colour::Black), cut(Colour::White)])
     }
+    /// Optional fast path for the vector view cut: the stone rows with three empty rows and
+    /// columns on every side, row `y` at `rows[y + 3]` with its black stones at bits `x + 3`
+    /// and its white stones at bits `x + 35` (every other bit 0), so that the window of any
+    /// on-board point is seven whole rows. `None` (the default) when the board keeps no such
+    /// rows: the cut then reads [`BoardView::window7`].
+    #[inline]
+    fn padded_rows(&self) -> Option<&[u64; 32]> {
+        None
+    }
     /// Optional fast path: the packed 7x7 view words (the three words of docs/rom-format.md's
     /// packed layout) of the on-board focus `(x, y)` seen from `persp`, when the board keeps
     /// them ([`crate::matching::KeptViews`]). The default, `None`, has the matcher cut the view.

@@ -3,22 +3,24 @@
 //! Three loops are compiled once per level: the bit-sliced kernel's row ORs
 //! (`matching/sliced.rs`), the board-parallel scan's plane ANDs (`matching/board_parallel.rs`, from
 //! the ROM or a plan's trie) and the 7x7 view cut (`matching/view.rs`, whose BMI2 path gathers the
-//! ring order with `pext`). The Rust source of the first two is the same for every level: a
-//! kernel implements `Kernel` and `run` calls it inside a function compiled with
-//! `#[target_feature]`, so LLVM vectorises it for that width. This is the crate's only
-//! `unsafe`: calling such a function is sound only on a CPU with the feature, and `run` and
-//! `view_pext` do so only when [`current`] says the CPU has it.
+//! ring order with `pext`, or with AVX-512 bit shuffles and byte permutes). The Rust source of
+//! the first two is the same for every level: a kernel implements `Kernel` and `run` calls it
+//! inside a function compiled with `#[target_feature]`, so LLVM vectorises it for that width.
+//! This is the crate's only `unsafe`: calling such a function is sound only on a CPU with the
+//! feature, and `run` and `view` do so only when [`current`] says the CPU has it.
 //!
-//! * With `std`, the CPU is asked once (`is_x86_feature_detected!`: AVX2, AVX-512F, BMI2).
+//! * With `std`, the CPU is asked once (`is_x86_feature_detected!`: AVX2, AVX-512F, BMI2,
+//!   AVX-512 BITALG with VBMI and BW).
 //! * Without `std`, the levels are those the build's `target_feature`s enable (for example
 //!   `-C target-cpu=native`); the portable path otherwise.
 //! * [`force`] picks another supported level (tests run every one; benchmarks compare them).
 //!   It refuses a level the CPU does not have, so forcing can never make the `unsafe` unsound.
 //!
-//! The BMI2 view cut is not chosen by default: `pext` is microcoded on AMD before Zen 3
-//! (family 0x17 and older: tens of cycles), and where it is fast (AMD family 0x19, AVX-512)
-//! the table cut still measured faster (`cargo bench -p lens-vm --bench matching -- view_7x7`,
-//! docs/performance.md). It can be forced wherever the CPU has BMI2.
+//! The view cut is [`Cut::Shuffle`] where the CPU has AVX-512 BITALG, VBMI and BW (with the
+//! AVX-512 level), else the tables. The BMI2 cut is not chosen by default: `pext` is microcoded on AMD
+//! before Zen 3 (family 0x17 and older: tens of cycles), and where it is fast (AMD family 0x19,
+//! AVX-512) the table cut still measured faster (`cargo bench -p lens-vm --bench matching --
+//! view_7x7`, docs/performance.md). It can be forced wherever the CPU has BMI2.
 
 use core::sync::atomic::{AtomicU8, Ordering};
 
@@ -33,20 +35,32 @@ pub enum Vector {
     Avx512,
 }
 
+/// How the 7x7 view cut puts the window's points in ring order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Cut {
+    /// One table lookup per window row and colour (every machine).
+    Tables,
+    /// BMI2 `pext`, one per run of the ring order and colour.
+    Pext,
+    /// AVX-512: one bit shuffle per colour (BITALG `vpshufbitqmb`) cuts the window's rows,
+    /// two byte permutes per word (VBMI `vpermi2b`) place its points (with the AVX-512 level).
+    Shuffle,
+}
+
 /// One path through the hot loops: a vector width and a view cut.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Simd {
     /// The sliced kernel's and the plane scan's width.
     pub vector: Vector,
-    /// Whether the view cut gathers the ring order with BMI2 `pext` (else table lookups).
-    pub pext: bool,
+    /// The view cut.
+    pub cut: Cut,
 }
 
 impl Simd {
     /// The portable path (every machine).
     pub const PORTABLE: Simd = Simd {
         vector: Vector::Portable,
-        pext: false,
+        cut: Cut::Tables,
     };
 
     /// Every path this CPU (or, without `std`, this build) can run, the portable one first.
@@ -54,7 +68,9 @@ impl Simd {
         let have = detect();
         [Vector::Portable, Vector::Avx2, Vector::Avx512]
             .into_iter()
-            .flat_map(|vector| [false, true].map(|pext| Simd { vector, pext }))
+            .flat_map(|vector| {
+                [Cut::Tables, Cut::Pext, Cut::Shuffle].map(|cut| Simd { vector, cut })
+            })
             .filter(move |s| have.allows(*s))
     }
 
@@ -64,19 +80,21 @@ impl Simd {
             Vector::Avx2 => 1,
             Vector::Avx512 => 2,
         };
-        0x80 | v << 1 | self.pext as u8
+        0x80 | v << 2 | self.cut as u8
     }
 
     fn from_code(c: u8) -> Simd {
-        let vector = match (c >> 1) & 3 {
+        let vector = match (c >> 2) & 3 {
             2 => Vector::Avx512,
             1 => Vector::Avx2,
             _ => Vector::Portable,
         };
-        Simd {
-            vector,
-            pext: c & 1 != 0,
-        }
+        let cut = match c & 3 {
+            2 => Cut::Shuffle,
+            1 => Cut::Pext,
+            _ => Cut::Tables,
+        };
+        Simd { vector, cut }
     }
 }
 
@@ -88,6 +106,8 @@ struct Features {
     bmi2: bool,
     /// `pext` is fast (not microcoded).
     fast_pext: bool,
+    /// AVX-512 BITALG (`vpshufbitqmb`), VBMI (`vpermi2b`) and BW (`vpmovm2b`).
+    bitalg: bool,
 }
 
 impl Features {
@@ -97,10 +117,16 @@ impl Features {
             Vector::Avx2 => self.avx2,
             Vector::Avx512 => self.avx512,
         };
-        v && (!s.pext || self.bmi2)
+        v && match s.cut {
+            Cut::Tables => true,
+            Cut::Pext => self.bmi2,
+            // (It uses 512-bit registers: only with that level.)
+            Cut::Shuffle => self.bitalg && s.vector == Vector::Avx512,
+        }
     }
 
-    /// The widest path, with the table view cut (see the module docs on `pext`).
+    /// The widest path, with the shuffle view cut where it runs, else the tables (see the
+    /// module docs on `pext`).
     fn best(self) -> Simd {
         let vector = if self.avx512 {
             Vector::Avx512
@@ -109,11 +135,13 @@ impl Features {
         } else {
             Vector::Portable
         };
-        Simd {
-            vector,
-            // Were the gather ever faster than the tables: `self.bmi2 && self.fast_pext`.
-            pext: false,
-        }
+        // (Were the `pext` gather ever faster than the tables: `self.bmi2 && self.fast_pext`.)
+        let cut = if self.bitalg && vector == Vector::Avx512 {
+            Cut::Shuffle
+        } else {
+            Cut::Tables
+        };
+        Simd { vector, cut }
     }
 }
 
@@ -126,6 +154,9 @@ fn features() -> Features {
         avx512: std::is_x86_feature_detected!("avx512f"),
         bmi2,
         fast_pext: bmi2 && !amd_before_zen3(),
+        bitalg: std::is_x86_feature_detected!("avx512bitalg")
+            && std::is_x86_feature_detected!("avx512vbmi")
+            && std::is_x86_feature_detected!("avx512bw"),
     }
 }
 
@@ -156,6 +187,12 @@ fn features() -> Features {
         avx512: cfg!(all(target_arch = "x86_64", target_feature = "avx512f")),
         bmi2: cfg!(all(target_arch = "x86_64", target_feature = "bmi2")),
         fast_pext: true,
+        bitalg: cfg!(all(
+            target_arch = "x86_64",
+            target_feature = "avx512bitalg",
+            target_feature = "avx512vbmi",
+            target_feature = "avx512bw"
+        )),
     }
 }
 
@@ -172,6 +209,7 @@ fn detect() -> Features {
             avx512: c & 2 != 0,
             bmi2: c & 4 != 0,
             fast_pext: c & 8 != 0,
+            bitalg: c & 16 != 0,
         }
     } else {
         let f = features();
@@ -179,13 +217,16 @@ fn detect() -> Features {
             | f.avx2 as u8
             | (f.avx512 as u8) << 1
             | (f.bmi2 as u8) << 2
-            | (f.fast_pext as u8) << 3;
+            | (f.fast_pext as u8) << 3
+            | (f.bitalg as u8) << 4;
         DETECTED.store(c, Ordering::Relaxed);
         f
     };
     // AVX-512 code here also uses AVX2 instructions.
+    let avx512 = f.avx512 && f.avx2;
     Features {
-        avx512: f.avx512 && f.avx2,
+        avx512,
+        bitalg: f.bitalg && avx512,
         ..f
     }
 }
@@ -241,35 +282,23 @@ pub(crate) fn run<K: Kernel>(k: K) -> K::Out {
     }
 }
 
-/// Whether the view cut takes the BMI2 path.
+/// The view words of an on-board or off-board focus by the current path's [`Cut`].
 #[inline]
-pub(crate) fn pext() -> bool {
-    cfg!(target_arch = "x86_64") && current().pext
-}
-
-/// `pext(a, mask)` for the view cut: only called when [`pext`] is true.
-#[cfg(target_arch = "x86_64")]
-#[inline]
-pub(crate) fn view_pext<B: crate::board::BoardView + ?Sized>(
+pub(crate) fn view<B: crate::board::BoardView + ?Sized>(
     b: &B,
     persp: crate::board::Colour,
     x: i32,
     y: i32,
 ) -> [u64; 3] {
-    debug_assert!(detect().bmi2);
-    // SAFETY: called only when `current().pext`, which requires BMI2 on this CPU.
-    unsafe { x86::view_bmi2(b, persp, x, y) }
-}
-
-#[cfg(not(target_arch = "x86_64"))]
-#[inline]
-pub(crate) fn view_pext<B: crate::board::BoardView + ?Sized>(
-    b: &B,
-    persp: crate::board::Colour,
-    x: i32,
-    y: i32,
-) -> [u64; 3] {
-    super::view::build_tables(b, persp, x, y)
+    match current().cut {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: `current()` reports a cut only when the CPU has its features (`allows`).
+        Cut::Shuffle => unsafe { x86::view_bitalg(b, persp, x, y) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above, BMI2.
+        Cut::Pext => unsafe { x86::view_bmi2(b, persp, x, y) },
+        _ => super::view::build_tables(b, persp, x, y),
+    }
 }
 
 #[cfg(target_arch = "x86_64")]
@@ -297,6 +326,48 @@ mod x86 {
             core::arch::x86_64::_pext_u64(v, m)
         })
     }
+
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512bitalg")]
+    pub(super) fn view_bitalg<B: crate::board::BoardView + ?Sized>(
+        b: &B,
+        persp: crate::board::Colour,
+        x: i32,
+        y: i32,
+    ) -> [u64; 3] {
+        use crate::matching::view::{FOE_INDEX, FRIEND_INDEX, WORD_INDEX, build_shuffled};
+        use core::arch::x86_64::*;
+        let planes = |rows: &[u64; 7], r: u32| {
+            // SAFETY: the mask reads the 7 u64s of `rows` only.
+            let lanes = unsafe { _mm512_maskz_loadu_epi64(0x7F, rows.as_ptr().cast()) };
+            let lanes = _mm512_rorv_epi64(lanes, _mm512_set1_epi64(r as i64));
+            [FRIEND_INDEX, FOE_INDEX]
+                .map(|i| _mm512_bitshuffle_epi64_mask(lanes, _mm512_set1_epi64(i as i64)))
+        };
+        let words = |f: u64, o: u64, off: u64| {
+            let (f, o, n) = (
+                _mm512_movm_epi8(f),
+                _mm512_movm_epi8(o),
+                _mm512_movm_epi8(off),
+            );
+            // Empty: in none of the three.
+            let e = _mm512_ternarylogic_epi64::<0x01>(f, o, n);
+            WORD_INDEX.map(|[fo, en]| {
+                // SAFETY: 64 bytes each.
+                let (fo, en) = unsafe {
+                    (
+                        _mm512_loadu_epi64(fo.as_ptr().cast()),
+                        _mm512_loadu_epi64(en.as_ptr().cast()),
+                    )
+                };
+                let v = _mm512_or_si512(
+                    _mm512_permutex2var_epi8(f, fo, o),
+                    _mm512_permutex2var_epi8(e, en, n),
+                );
+                _mm512_movepi8_mask(v)
+            })
+        };
+        build_shuffled(b, persp, x, y, planes, words)
+    }
 }
 
 #[cfg(test)]
@@ -306,8 +377,8 @@ mod tests {
     #[test]
     fn codes_round_trip_and_force_refuses_what_is_missing() {
         for vector in [Vector::Portable, Vector::Avx2, Vector::Avx512] {
-            for pext in [false, true] {
-                let s = Simd { vector, pext };
+            for cut in [Cut::Tables, Cut::Pext, Cut::Shuffle] {
+                let s = Simd { vector, cut };
                 assert_eq!(Simd::from_code(s.code()), s);
             }
         }
@@ -319,7 +390,7 @@ mod tests {
         if !have.avx512 {
             let s = Simd {
                 vector: Vector::Avx512,
-                pext: false,
+                cut: Cut::Tables,
             };
             assert_eq!(force(Some(s)), Err(Unsupported(s)));
         }

@@ -115,17 +115,15 @@ const fn edge_table() -> [[u64; 32]; 4] {
 
 /// The three view words at `(x, y)` seen from `persp` (friend = `persp`): the board's kept
 /// words when it has them ([`BoardView::view7`], [`KeptViews`]), else by the view cut the
-/// current instruction-set path takes ([`super::simd`]): `build_tables`, or the BMI2 `pext`
-/// gather.
+/// current instruction-set path takes ([`super::simd::Cut`]): `build_tables`, the BMI2 `pext`
+/// gather (`build_with`) or the AVX-512 BITALG bit shuffles and VBMI byte permutes
+/// (`build_shuffled`).
 #[inline]
 pub fn build<B: BoardView + ?Sized>(b: &B, persp: Colour, x: i32, y: i32) -> [u64; 3] {
     if let Some(v) = b.view7(persp, x, y) {
         return v;
     }
-    if super::simd::pext() {
-        return super::simd::view_pext(b, persp, x, y);
-    }
-    build_tables(b, persp, x, y)
+    super::simd::view(b, persp, x, y)
 }
 
 /// The view words cut from the board's row bitboards when it has them (docs/performance.md,
@@ -159,10 +157,15 @@ fn window<B: BoardView + ?Sized>(b: &B, x: i32, y: i32) -> Option<[[u8; 7]; 2]> 
 /// The view words of an on-board focus from the ring-order planes of black and white stones.
 #[inline(always)]
 fn on_board(s: u8, persp: Colour, x: i32, y: i32, black: u64, white: u64) -> [u64; 3] {
-    let (f, o) = match persp {
-        Colour::Black => (black, white),
-        Colour::White => (white, black),
-    };
+    match persp {
+        Colour::Black => on_board_sides(s, x, y, black, white),
+        Colour::White => on_board_sides(s, x, y, white, black),
+    }
+}
+
+/// [`on_board`] from the ring-order planes of friend and foe stones.
+#[inline(always)]
+fn on_board_sides(s: u8, x: i32, y: i32, f: u64, o: u64) -> [u64; 3] {
     let (far, at) = (s as i32 - 1, |side: usize, d: i32| {
         EDGE[side][d as usize & 31]
     });
@@ -241,6 +244,163 @@ pub(crate) fn build_with<B: BoardView + ?Sized>(
         return on_board(b.size(), persp, x, y, ring(rows(black)), ring(rows(white)));
     }
     off_board(b, persp, x, y)
+}
+
+/// Index bytes of the first shuffle of [`build_shuffled`], the same in every lane (a padded
+/// row rotated so that the window's west column is bit 0 for the friend stones, bit 32 for
+/// the foe): byte `j` picks bit `j` (friend) or `32 + j` (foe). What byte 7 picks is never
+/// read: [`WORD_INDEX`] reads bits `8 * i + j` with `i, j < 7` only.
+pub(crate) const FRIEND_INDEX: u64 = 0x0706_0504_0302_0100;
+/// [`FRIEND_INDEX`] for the foe stones.
+pub(crate) const FOE_INDEX: u64 = FRIEND_INDEX + 0x2020_2020_2020_2020;
+/// Bit of window point `(dx, dy)` in a row-major plane of [`build_shuffled`].
+const fn plane_bit(dx: i8, dy: i8) -> u8 {
+    (8 * (dy + 3) + dx + 3) as u8
+}
+
+/// A byte of a plane that is always 0: the 8th row (the first shuffle's 8th lane is not
+/// loaded, and [`OFF_ROWS`] leaves it clear).
+const ZERO_BYTE: u8 = 56;
+
+/// `OFF_ROWS[side][d]`: [`EDGE`] as a row-major plane (bit [`plane_bit`]): the window points
+/// beyond the edge on `side` (0 west, 1 east, 2 north, 3 south) of a focus `d` from it.
+static OFF_ROWS: [[u64; 32]; 4] = off_rows();
+
+const fn off_rows() -> [[u64; 32]; 4] {
+    let mut t = [[0u64; 32]; 4];
+    let mut d = 0;
+    while d < 32 {
+        let mut k = 0;
+        while k < 49 {
+            let (dx, dy) = RING[k];
+            let (x, y) = (dx as i32, dy as i32);
+            let beyond = [x < -d, x > d, y < -d, y > d];
+            let mut side = 0;
+            while side < 4 {
+                if beyond[side] {
+                    t[side][d as usize] |= 1 << plane_bit(dx, dy);
+                }
+                side += 1;
+            }
+            k += 1;
+        }
+        d += 1;
+    }
+    t
+}
+
+/// Index bytes of [`build_shuffled`]'s word shuffles (byte permutes of the planes as bytes,
+/// two sources each: index bit 6 picks the second). `WORD_INDEX[w][0]` picks word `w`'s
+/// friend bits from the friend plane and its foe bits from the foe plane; `WORD_INDEX[w][1]`
+/// its empty bits from the empty plane and its edge bits from the off-board plane (the point
+/// `r` steps from the focus in that direction). Every other byte picks a 0.
+pub(crate) static WORD_INDEX: [[[u8; 64]; 2]; 3] = word_index();
+
+const fn word_index() -> [[[u8; 64]; 2]; 3] {
+    let mut t = [[[ZERO_BYTE; 64], [64 + ZERO_BYTE; 64]]; 3];
+    let mut k = 0;
+    while k < 49 {
+        let (dx, dy) = RING[k];
+        let at = plane_bit(dx, dy);
+        let mut st = 0;
+        while st < 3 {
+            let (w, bit) = POINT_BITS[k][st];
+            // Friend: first source; foe: second; empty: first source of the second shuffle.
+            t[w as usize][st / 2][bit as usize] = at + if st == 1 { 64 } else { 0 };
+            st += 1;
+        }
+        k += 1;
+    }
+    let mut dir = 0;
+    while dir < 4 {
+        let mut r = 1;
+        while r <= 3 {
+            let (dx, dy) = [(0, -r), (r, 0), (0, r), (-r, 0)][dir as usize];
+            t[0][1][edge_bit(dir, r as u32) as usize] = 64 + plane_bit(dx, dy);
+            r += 1;
+        }
+        dir += 1;
+    }
+    t
+}
+
+/// [`build_tables`] with bit shuffles and byte permutes (AVX-512 BITALG and VBMI).
+/// `planes(rows, r)` rotates the 7 padded rows ([`BoardView::padded_rows`]) right by `r` (the
+/// focus column, `+ 32` seen from White) and cuts the row-major planes `[friend, foe]` (bit
+/// [`plane_bit`]: window row `i`, column `j` at `8 * i + j`; the 8th row 0) with one
+/// `vpshufbitqmb` each ([`FRIEND_INDEX`], [`FOE_INDEX`]: output bit `8 * l + i` is bit
+/// `index[8 * l + i] & 63` of lane `l`). `words(friend, foe, off)` takes those planes and the
+/// off-board one ([`OFF_ROWS`], four lookups) as bytes, makes the empty plane (neither) and
+/// permutes them straight into the three words ([`WORD_INDEX`]). Boards without padded rows
+/// give their [`BoardView::window7`] bytes as the planes. Compiled into the BITALG path of
+/// [`super::simd`], which passes the intrinsics.
+#[inline(always)]
+pub(crate) fn build_shuffled<B: BoardView + ?Sized>(
+    b: &B,
+    persp: Colour,
+    x: i32,
+    y: i32,
+    planes: impl Fn(&[u64; 7], u32) -> [u64; 2],
+    words: impl Fn(u64, u64, u64) -> [u64; 3],
+) -> [u64; 3] {
+    let s = b.size() as i32;
+    if (x as u32) < s as u32 && (y as u32) < s as u32 {
+        let at = |side: usize, d: i32| OFF_ROWS[side][d as usize & 31];
+        let off = at(0, x) | at(1, s - 1 - x) | at(2, y) | at(3, s - 1 - y);
+        if let Some(rows) = b.padded_rows() {
+            let mut lanes = [0; 7];
+            lanes.copy_from_slice(&rows[(y as usize).min(25)..][..7]);
+            let r = (x as u32 & 31) | ((persp == Colour::White) as u32 * 32);
+            let [f, o] = planes(&lanes, r);
+            return words(f, o, off);
+        }
+        if let Some(w) = b.window7(x, y) {
+            let [black, white] =
+                w.map(|r| u64::from_le_bytes([r[0], r[1], r[2], r[3], r[4], r[5], r[6], 0]));
+            return match persp {
+                Colour::Black => words(black, white, off),
+                Colour::White => words(white, black, off),
+            };
+        }
+    }
+    off_board(b, persp, x, y)
+}
+
+/// `vpshufbitqmb` bit by bit (the instruction's definition), for tests of [`build_shuffled`]
+/// on any machine.
+#[cfg(test)]
+fn soft_bitshuffle(src: [u64; 8], index: [u8; 64]) -> u64 {
+    (0..64).fold(0, |acc, n| acc | (src[n / 8] >> (index[n] & 63) & 1) << n)
+}
+
+/// [`build_shuffled`]'s steps done bit by bit.
+#[cfg(test)]
+fn soft_shuffled<B: BoardView + ?Sized>(b: &B, persp: Colour, x: i32, y: i32) -> [u64; 3] {
+    let lanes = |w: u64| -> [u8; 64] { core::array::from_fn(|n| w.to_le_bytes()[n % 8]) };
+    let planes = |rows: &[u64; 7], r: u32| {
+        let rows = core::array::from_fn(|i| rows.get(i).map_or(0, |v| v.rotate_right(r)));
+        [FRIEND_INDEX, FOE_INDEX].map(|i| soft_bitshuffle(rows, lanes(i)))
+    };
+    // Bytes of a plane (`vpmovm2b`), two-source byte permute (`vpermt2b`), bits of the
+    // bytes' top bits (`vpmovb2m`).
+    let bytes =
+        |p: u64| -> [u8; 64] { core::array::from_fn(|n| 0u8.wrapping_sub((p >> n & 1) as u8)) };
+    let permute = |a: [u8; 64], index: &[u8; 64], b: [u8; 64]| -> [u8; 64] {
+        core::array::from_fn(|n| {
+            let i = index[n] as usize;
+            if i & 64 == 0 { a[i & 63] } else { b[i & 63] }
+        })
+    };
+    let bits = |v: [u8; 64]| (0..64).fold(0u64, |acc, n| acc | ((v[n] >> 7) as u64) << n);
+    let words = |f: u64, o: u64, off: u64| {
+        let (f, o, n) = (bytes(f), bytes(o), bytes(off));
+        let e: [u8; 64] = core::array::from_fn(|i| !(f[i] | o[i] | n[i]));
+        core::array::from_fn(|w| {
+            let [fo, en] = &WORD_INDEX[w];
+            bits(permute(f, fo, o)) | bits(permute(e, en, n))
+        })
+    };
+    build_shuffled(b, persp, x, y, planes, words)
 }
 
 /// The portable `pext` (bit by bit), for tests of [`build_with`] on any machine.
@@ -472,6 +632,10 @@ impl<B: BoardView + ?Sized> BoardView for WithViews<'_, B> {
         self.board.window7(x, y)
     }
     #[inline]
+    fn padded_rows(&self) -> Option<&[u64; 32]> {
+        self.board.padded_rows()
+    }
+    #[inline]
     fn window_rows(&self, x0: i32, y0: i32, width: u32, out: &mut [[u32; 3]]) {
         self.board.window_rows(x0, y0, width, out)
     }
@@ -509,6 +673,7 @@ fn swap_sides(v: [u64; 3]) -> [u64; 3] {
 
 #[cfg(test)]
 mod tests {
+    use super::super::simd;
     use super::*;
     use crate::board::Board;
 
@@ -572,13 +737,24 @@ mod tests {
                     for x in -4..=size as i32 + 3 {
                         for p in [Colour::Black, Colour::White] {
                             let want = build_points(&b, p, x, y);
-                            assert_eq!(build(&b, p, x, y), want, "size {size} at ({x},{y}) {p:?}");
+                            // Every view cut this machine has (the others by their
+                            // portable twins below).
+                            for path in simd::Simd::supported() {
+                                simd::force(Some(path)).unwrap();
+                                let got = build(&b, p, x, y);
+                                assert_eq!(got, want, "{path:?}: {size} at ({x},{y}) {p:?}");
+                            }
+                            simd::force(None).unwrap();
                             assert_eq!(build_tables(&b, p, x, y), want, "tables: ({x},{y})");
                             let gathered = build_with(&b, p, x, y, soft_pext);
                             assert_eq!(gathered, want, "pext gather: {size} ({x},{y})");
                             assert_eq!(build_rows(&b, p, x, y), want, "rows: {size} ({x},{y})");
+                            let shuffled = soft_shuffled(&b, p, x, y);
+                            assert_eq!(shuffled, want, "bit shuffles: {size} ({x},{y})");
                             let rows = RowsOnly(&b);
                             assert_eq!(build_tables(&rows, p, x, y), want, "default window7");
+                            let shuffled = soft_shuffled(&rows, p, x, y);
+                            assert_eq!(shuffled, want, "default window7, shuffles: ({x},{y})");
                             let gathered = build_with(&rows, p, x, y, soft_pext);
                             assert_eq!(gathered, want, "default window7, pext: ({x},{y})");
                         }
