@@ -10,12 +10,15 @@ struct Counting;
 static ALLOCS: AtomicUsize = AtomicUsize::new(0);
 thread_local! {
     static ARMED: Cell<bool> = const { Cell::new(false) };
+    /// This thread's armed allocations (the tests run on parallel threads).
+    static MINE: Cell<usize> = const { Cell::new(0) };
 }
 
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, l: Layout) -> *mut u8 {
         if ARMED.with(|a| a.get()) {
             ALLOCS.fetch_add(1, Ordering::SeqCst);
+            MINE.with(|m| m.set(m.get() + 1));
         }
         unsafe { System.alloc(l) }
     }
@@ -25,6 +28,7 @@ unsafe impl GlobalAlloc for Counting {
     unsafe fn realloc(&self, p: *mut u8, l: Layout, n: usize) -> *mut u8 {
         if ARMED.with(|a| a.get()) {
             ALLOCS.fetch_add(1, Ordering::SeqCst);
+            MINE.with(|m| m.set(m.get() + 1));
         }
         unsafe { System.realloc(p, l, n) }
     }
@@ -112,4 +116,62 @@ fn match_scan_and_lens_calls_do_not_allocate() {
         1,
         "loading and matching must not allocate"
     );
+}
+
+/// A `ScanSet`'s scans allocate nothing once its first scan has allocated the scratch of the
+/// walk over all stones (here: two plain classes anchored on friend and foe stones, which take
+/// that walk).
+#[test]
+fn scan_set_scans_do_not_allocate_after_the_first() {
+    let mut rng = Rng(0x5ca9_0b0a_4d00_0004);
+    let mut classes = Vec::new();
+    for (i, focus) in [F, X].into_iter().enumerate() {
+        let nodes = (0..30u32)
+            .map(|k| {
+                let id = 30 * i as u32 + k;
+                let mut p = random_pattern(&mut rng, id, 2, false);
+                p.cells.truncate(3);
+                p.result = Some(lens_vm::spec::ResultSpec::Value {
+                    value: id as i32,
+                    bits: 0,
+                });
+                lens_vm::spec::ClassNode::Pattern(p)
+            })
+            .collect();
+        let mut c = class(&format!("c{i}"), lens_vm::spec::Mode::All, 5, nodes);
+        c.focus = focus;
+        classes.push(c);
+    }
+    let bytes = rom::write(&lens_vm::spec::RomSpec {
+        toolchain: "alloc".into(),
+        classes,
+        ..Default::default()
+    });
+    let rom = Rom::from_bytes(&bytes).unwrap();
+    let set = matching::ScanSet::new(&rom, &[ClassId(0), ClassId(1)]).unwrap();
+    assert_eq!(set.walked(), 2);
+    let boards: Vec<_> = sample_boards().iter().map(to_board).collect();
+    let mut slots = vec![Match::EMPTY; 4 * 4096];
+    let mut scratch = Scratch::new();
+    let mut scan = |b: &board::Board, scratch: &mut Scratch| {
+        let mut chunks = slots.chunks_mut(4096);
+        let mut outs: [MatchBuf; 4] =
+            std::array::from_fn(|_| MatchBuf::new(chunks.next().unwrap()));
+        let walked = set.scan_shared(&rom, b, Orientations::All, scratch, &mut outs);
+        assert!(walked.is_some());
+        let mut chunks = slots.chunks_mut(4096);
+        let mut outs: [MatchBuf; 4] =
+            std::array::from_fn(|_| MatchBuf::new(chunks.next().unwrap()));
+        set.scan(&rom, b, &NoHost, Orientations::All, scratch, &mut outs)
+    };
+    scan(&boards[0], &mut scratch);
+    let before = MINE.with(|m| m.get());
+    ARMED.with(|a| a.set(true));
+    let mut produced = 0;
+    for b in &boards {
+        produced += scan(b, &mut scratch);
+    }
+    ARMED.with(|a| a.set(false));
+    assert!(produced > 0);
+    assert_eq!(MINE.with(|m| m.get()), before, "a set scan allocated");
 }
