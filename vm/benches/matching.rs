@@ -3,7 +3,7 @@
 //! orientations) with the bit-sliced kernel (blocks of 64, 256, 512 entries), the mask kernel
 //! and the reference; the 7x7 view cut (and views kept beside the board); and a whole-board scan. Throughput is in
 //! oriented-variant checks per second. Times are this thread's CPU time
-//! (`/proc/thread-self/schedstat`, wall time where that is missing): the machine is shared.
+//! (`CLOCK_THREAD_CPUTIME_ID`): the machine is shared.
 //! After the criterion groups a round-robin summary prints G checks/s and ratios.
 //! The `profiles` group loads 3000 patterns from the fast image and from the compact image
 //! (expanded at load). Run: `cargo bench -p lens-vm --bench matching`
@@ -21,31 +21,11 @@ use std::time::Duration;
 
 const PATTERNS: usize = 3000;
 
-/// This thread's CPU time (ns), from `/proc/thread-self/schedstat` (no `unsafe`, no libc);
-/// `None` where it is unavailable.
-fn thread_cpu_ns() -> Option<u64> {
-    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    s.split_whitespace().next()?.parse().ok()
-}
-
-/// Runs `f` `iters` times and returns the CPU time it took (wall time as a fallback).
+/// Runs `f` `iters` times and returns the CPU time it took, on the exact thread clock
+/// (`CLOCK_THREAD_CPUTIME_ID`). The schedstat clock used before advanced at scheduler ticks
+/// and rounded short samples to whole 4 ms ticks (the view cuts of ~10 ms samples read
+/// exact multiples of 3.125 ns per view).
 fn cpu_time<F: FnMut()>(iters: u64, mut f: F) -> Duration {
-    let (c0, t0) = (thread_cpu_ns(), std::time::Instant::now());
-    for _ in 0..iters {
-        f();
-    }
-    match (c0, thread_cpu_ns()) {
-        // (A sample shorter than a scheduler tick can read 0: fall back to wall time.)
-        (Some(a), Some(b)) if b > a => Duration::from_nanos(b - a),
-        _ => t0.elapsed(),
-    }
-}
-
-/// [`cpu_time`] on the exact thread clock (`CLOCK_THREAD_CPUTIME_ID`), for the view samples:
-/// they last a few scheduler ticks, and the schedstat clock rounded them to whole ticks (the
-/// shuffle cut read 9.375 ns per view, exactly 3 ticks of 4 ms over 20,000 x 64 views, in
-/// every run).
-fn exact_cpu_time<F: FnMut()>(iters: u64, mut f: F) -> Duration {
     let t0 = thread_cpu();
     for _ in 0..iters {
         f();
@@ -367,7 +347,7 @@ fn match_calls(
         "reference".into(),
         Box::new(move || calls(&rom, true, &mut sl, &mut sc)),
     ));
-    // Samples of ~100 ms: the schedstat clock advances at scheduler ticks.
+    // Samples of ~100 ms each.
     let iters: Vec<u64> = kernels
         .iter_mut()
         .map(|(_, f)| {
@@ -485,14 +465,14 @@ fn bench(c: &mut Criterion) {
     };
     g.bench_function("packed_words", |b| {
         b.iter_custom(|iters| {
-            exact_cpu_time(iters, || {
+            cpu_time(iters, || {
                 black_box(views());
             })
         })
     });
     g.bench_function("reference_states", |b| {
         b.iter_custom(|iters| {
-            exact_cpu_time(iters, || {
+            cpu_time(iters, || {
                 black_box(states());
             })
         })
@@ -503,14 +483,14 @@ fn bench(c: &mut Criterion) {
     let mut st: Vec<f64> = Vec::new();
     for _ in 0..9 {
         vt.push(
-            exact_cpu_time(20000, || {
+            cpu_time(20000, || {
                 black_box(views());
             })
             .as_secs_f64()
                 / 20000.0,
         );
         st.push(
-            exact_cpu_time(20000, || {
+            cpu_time(20000, || {
                 black_box(states());
             })
             .as_secs_f64()
@@ -538,7 +518,7 @@ fn bench(c: &mut Criterion) {
     for _ in 0..9 {
         for (path, times) in cuts.iter().zip(&mut times) {
             matching::simd::force(Some(*path)).unwrap();
-            let t = exact_cpu_time(20000, || {
+            let t = cpu_time(20000, || {
                 black_box(views());
             });
             times.push(t.as_secs_f64() / 20000.0 / pos.len() as f64 * 1e9);
@@ -573,10 +553,10 @@ fn bench(c: &mut Criterion) {
     };
     let (mut ct, mut kt) = (Vec::new(), Vec::new());
     for _ in 0..9 {
-        ct.push(exact_cpu_time(20000, || {
+        ct.push(cpu_time(20000, || {
             black_box(views());
         }));
-        kt.push(exact_cpu_time(20000, || {
+        kt.push(cpu_time(20000, || {
             black_box(kept_views());
         }));
     }
@@ -590,12 +570,12 @@ fn bench(c: &mut Criterion) {
     let mut boards: Vec<Board> = pos.iter().map(|(b, _)| b.clone()).collect();
     let (mut pt, mut st) = (Vec::new(), Vec::new());
     for _ in 0..9 {
-        pt.push(exact_cpu_time(2000, || {
+        pt.push(cpu_time(2000, || {
             for (b, (_, (x, y))) in boards.iter_mut().zip(pos) {
                 black_box(b.play(b.to_move(), *x, *y).is_ok() && b.undo());
             }
         }));
-        st.push(exact_cpu_time(2000, || {
+        st.push(cpu_time(2000, || {
             for ((b, k), (_, (x, y))) in boards.iter_mut().zip(kept.iter_mut()).zip(pos) {
                 let played = b.play(b.to_move(), *x, *y).is_ok();
                 black_box(k.sync(b).size());
