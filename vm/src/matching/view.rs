@@ -157,15 +157,10 @@ fn window<B: BoardView + ?Sized>(b: &B, x: i32, y: i32) -> Option<[[u8; 7]; 2]> 
 /// The view words of an on-board focus from the ring-order planes of black and white stones.
 #[inline(always)]
 fn on_board(s: u8, persp: Colour, x: i32, y: i32, black: u64, white: u64) -> [u64; 3] {
-    match persp {
-        Colour::Black => on_board_sides(s, x, y, black, white),
-        Colour::White => on_board_sides(s, x, y, white, black),
-    }
-}
-
-/// [`on_board`] from the ring-order planes of friend and foe stones.
-#[inline(always)]
-fn on_board_sides(s: u8, x: i32, y: i32, f: u64, o: u64) -> [u64; 3] {
+    let (f, o) = match persp {
+        Colour::Black => (black, white),
+        Colour::White => (white, black),
+    };
     let (far, at) = (s as i32 - 1, |side: usize, d: i32| {
         EDGE[side][d as usize & 31]
     });
