@@ -313,12 +313,7 @@ fn settle<const BW: usize>(
         *o = !a;
         words |= ((a != u64::MAX) as u32) << u;
     }
-    if words != 0 {
-        c.live_block[*nlive] = blk;
-        c.live_words[*nlive] = words as u8;
-        c.live[*nlive] = cand;
-        *nlive += 1;
-    }
+    keep::<BW>(c, nlive, blk, words, cand);
 }
 
 /// The few survivors of a block after its word-0 rows: their word-1 and word-2 masks against
@@ -349,6 +344,19 @@ fn survivors<const BW: usize>(c: &mut Chunk<'_, BW>, nlive: &mut usize, blk: u32
         cand[u] = keep;
         words |= ((keep != 0) as u32) << u;
     }
+    keep::<BW>(c, nlive, blk, words, cand);
+}
+
+/// Keeps block `blk` with its candidates `cand` (`words`: bit `u` set when word `u` is not
+/// zero) unless none are left.
+#[inline(always)]
+fn keep<const BW: usize>(
+    c: &mut Chunk<'_, BW>,
+    nlive: &mut usize,
+    blk: u32,
+    words: u32,
+    cand: [u64; MAX_BLOCK_WORDS],
+) {
     if words != 0 {
         c.live_block[*nlive] = blk;
         c.live_words[*nlive] = words as u8;
