@@ -4,7 +4,7 @@
 //! time one stage alone. The other hooks are methods gated by the same feature:
 //! `Rom::without_lut`, `Rom::without_sliced` and `ScanPlan::and_counts`.
 
-pub use crate::matching::view_words;
+pub use crate::matching::{cut_views, view_words};
 
 /// The sliced kernel's survivor limit, block pairing and pair rows (`matching/sliced.rs`):
 /// every setting gives the same matches.

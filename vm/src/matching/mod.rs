@@ -39,9 +39,9 @@ pub use board_parallel::{ScanPlan, ScanSet};
 pub use results::HitPlan;
 pub(crate) use results::Sink;
 pub use results::{Hit, HitBuf};
-#[cfg(feature = "bench-internals")]
-pub use view::build as view_words;
 pub use view::{KeptViews, WithViews};
+#[cfg(feature = "bench-internals")]
+pub use view::{build as view_words, cut_views};
 
 use crate::board::{BoardView, Colour, Point};
 use crate::geometry::Orientation;
