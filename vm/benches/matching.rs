@@ -308,6 +308,22 @@ fn match_calls(
         unpaired(Box::new(move || calls(&rom, false, &mut sl, &mut sc))),
     ));
     kernels.push(("filter_unpaired".into(), unpaired(Box::new(filter(rom)))));
+    // And the single word-0 rows of each point instead of the pair rows (the kernel of
+    // images before format v4), on the same image.
+    fn singles<'a>(mut f: Box<dyn FnMut() -> usize + 'a>) -> Box<dyn FnMut() -> usize + 'a> {
+        Box::new(move || {
+            internals::set_pair_rows(Some(false));
+            let n = f();
+            internals::set_pair_rows(None);
+            n
+        })
+    }
+    let (mut sl, mut sc) = (vec![Match::EMPTY; 1 << 14], Scratch::new());
+    kernels.push((
+        "sliced_no_pairs".into(),
+        singles(Box::new(move || calls(&rom, false, &mut sl, &mut sc))),
+    ));
+    kernels.push(("filter_no_pairs".into(), singles(Box::new(filter(rom)))));
     // The same calls writing compact hits (focus, pattern, orientation) instead of matches.
     let hits = move |r: Rom<'static>| {
         let (mut sl, mut sc) = (vec![matching::Hit::EMPTY; 1 << 14], Scratch::new());

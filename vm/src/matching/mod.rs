@@ -34,6 +34,8 @@ pub(crate) mod view;
 
 pub use board_parallel::{Area, ScanScratch};
 #[cfg(feature = "alloc")]
+pub(crate) use board_parallel::{Fact, plain_facts, put_plain};
+#[cfg(feature = "alloc")]
 pub use board_parallel::{ScanPlan, ScanSet};
 #[cfg(feature = "alloc")]
 pub use results::HitPlan;

@@ -2,7 +2,10 @@
 //! `64 * bw` entries, OR the table rows of the bits set in the view; the zero bits of the
 //! result are the entries whose masks pass, found lowest first (= priority order).
 //!
-//! The word-0 rows (edges, focus, ring 1, half of ring 2) come first. After them most blocks
+//! The word-0 rows (edges, focus, ring 1, half of ring 2) come first; with a format-v4 image,
+//! one row per pair of those points in their joint state (9 rows instead of 17 for a focus
+//! away from the edge; a pair with a point off the board takes the other's single row).
+//! After them most blocks
 //! of real patterns keep no entry (the block is done) or a few: up to [`survivor_limit`] of
 //! them are checked against their word-1 and word-2 masks (two loads each) instead of ORing the
 //! block's ~40 other rows. The word-0 rows of two consecutive blocks are ORed in one pass
@@ -14,7 +17,8 @@ use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use super::{Geometry, simd};
 use crate::rom::ClassInfo;
-use crate::rom::sliced::{ClassSlices, MAX_BLOCK_WORDS, ROW_BASE, ROW_BITS};
+use crate::rom::layout::{WORD_BASE, WORD_POINTS};
+use crate::rom::sliced::{ClassSlices, MAX_BLOCK_WORDS, PAIRS, ROW_BASE, ROW_BITS, pair_row};
 use crate::rom::wire::u64_at;
 
 /// At most 12 edge bits + 49 point bits are set in a view.
@@ -28,7 +32,9 @@ const SURVIVOR_LIMIT: u32 = 4;
 
 static LIMIT: AtomicU32 = AtomicU32::new(SURVIVOR_LIMIT);
 
-static PAIRS: AtomicBool = AtomicBool::new(true);
+static BLOCK_PAIRS: AtomicBool = AtomicBool::new(true);
+
+static PAIR_ROWS: AtomicBool = AtomicBool::new(true);
 
 /// Blocks with at most this many entries left after the word-0 rows check those entries'
 /// other mask words instead of ORing the other rows (`0`: always OR every row).
@@ -46,14 +52,63 @@ pub fn set_survivor_limit(limit: Option<u32>) {
 /// Whether the word-0 rows of two consecutive blocks are ORed in one pass (the default), or
 /// one block at a time.
 pub fn paired_blocks() -> bool {
-    PAIRS.load(Ordering::Relaxed)
+    BLOCK_PAIRS.load(Ordering::Relaxed)
 }
 
 /// Sets [`paired_blocks`] (`None`: the default), for tests and benches: both give the same
 /// matches.
 #[cfg(feature = "bench-internals")]
 pub fn set_paired_blocks(pairs: Option<bool>) {
-    PAIRS.store(pairs.unwrap_or(true), Ordering::Relaxed);
+    BLOCK_PAIRS.store(pairs.unwrap_or(true), Ordering::Relaxed);
+}
+
+/// Whether the pair rows of a format-v4 image are ORed (the default), or the single rows of
+/// each point (the kernel of older images).
+pub fn pair_rows() -> bool {
+    PAIR_ROWS.load(Ordering::Relaxed)
+}
+
+/// Sets [`pair_rows`] (`None`: the default), for tests and benches: both give the same
+/// matches.
+#[cfg(feature = "bench-internals")]
+pub fn set_pair_rows(on: Option<bool>) {
+    PAIR_ROWS.store(on.unwrap_or(true), Ordering::Relaxed);
+}
+
+/// The byte offsets (in a block) of the word-0 rows of `v0`'s set bits through the pair rows
+/// that start at row `base`: edge bits and the focus by their single rows, each pair by its
+/// joint row, or by its one on-board point's single row. Returns the rows written.
+#[inline]
+fn pair_row_list(v0: u64, base: usize, row_bytes: usize, rows: &mut [u32; MAX_ROWS]) -> usize {
+    const N: u32 = WORD_POINTS[0] as u32;
+    const B: u32 = WORD_BASE[0];
+    let single = |bit: u32| ((ROW_BASE[0] + bit as usize) * row_bytes) as u32;
+    let mut n = 0;
+    // Edge bits, then the focus (slot 0: one of its three bits).
+    let mut m = v0 & ((1 << B) - 1);
+    m |= v0 & (1 << B | 1 << (B + N) | 1 << (B + 2 * N));
+    while m != 0 {
+        rows[n] = single(m.trailing_zeros());
+        m &= m - 1;
+        n += 1;
+    }
+    let all = (1u64 << N) - 1;
+    let (f, o, e) = (v0 >> B & all, v0 >> (B + N) & all, v0 >> (B + 2 * N) & all);
+    // Per point: its state (0 friend, 1 foe, 2 empty) and whether it is on the board.
+    let state = |k: u32| ((o >> k & 1) + 2 * (e >> k & 1)) as usize;
+    let on = f | o | e;
+    for k in 0..PAIRS {
+        let (a, b) = (1 + 2 * k as u32, 2 + 2 * k as u32);
+        let (sa, sb) = (state(a), state(b));
+        rows[n] = match (on >> a & 1, on >> b & 1) {
+            (1, 1) => ((base + pair_row(k, sa, sb)) * row_bytes) as u32,
+            (1, _) => single(B + sa as u32 * N + a),
+            (_, 1) => single(B + sb as u32 * N + b),
+            _ => continue,
+        };
+        n += 1;
+    }
+    n
 }
 
 pub(crate) struct Sliced<'a> {
@@ -95,7 +150,13 @@ impl<'a> Sliced<'a> {
         let mut rows = [0u32; MAX_ROWS];
         let mut n = 0;
         let mut n0 = 0;
+        let pairs = s.pairs.filter(|_| pair_rows());
         for (w, &v) in view.iter().enumerate().take(words) {
+            if let (0, Some(base)) = (w, pairs) {
+                n = pair_row_list(v, base, row_bytes, &mut rows);
+                n0 = n;
+                continue;
+            }
             let mut m = v & (u64::MAX >> (64 - ROW_BITS[w]));
             while m != 0 && n < MAX_ROWS {
                 let bit = m.trailing_zeros() as usize;
