@@ -211,9 +211,10 @@ struct Index {
     first: u32,
     entries: usize,
     /// Per entry: its cells (`starts[e]..starts[e + 1]`), nearest the focus first; those
-    /// from `far[e]` on lie beyond the 7x7 window that `win` covers.
+    /// `far[e][0]..far[e][1]` (the end repeated: one read for the far check) lie beyond the
+    /// 7x7 window that `win` covers.
     starts: Vec<u32>,
-    far: Vec<u32>,
+    far: Vec<[u32; 2]>,
     /// Per entry, per state (friend, foe, empty, off): the points of the 7x7 window around
     /// the focus (bit [`win_bit`]) where a cell refuses that state; the entry holds in the
     /// window when no state plane of the focus's [`View7`] meets its mask.
@@ -275,13 +276,14 @@ impl Index {
             // Nearest cells first: they reject most candidates.
             let dist = |c: &Cell| cheb(c.dx as i32, c.dy as i32);
             cells[at..].sort_by_key(dist);
-            far.push((at + cells[at..].iter().take_while(|c| dist(c) <= WIN).count()) as u32);
+            let near = cells[at..].iter().take_while(|c| dist(c) <= WIN).count();
+            far.push([(at + near) as u32, cells.len() as u32]);
         }
         starts.push(cells.len() as u32);
         let win = (0..n)
             .map(|r| {
                 let mut m = [0u64; 4];
-                for c in &cells[starts[r] as usize..far[r] as usize] {
+                for c in &cells[starts[r] as usize..far[r][0] as usize] {
                     let bit = 1u64 << win_bit(c.dx as i32, c.dy as i32);
                     for (s, m) in m.iter_mut().enumerate() {
                         if c.allowed >> s & 1 == 0 {
@@ -504,7 +506,8 @@ impl Index {
     /// caller checked the window with [`View7::holds`]).
     #[inline]
     fn holds_far(&self, snap: &Snapshot, r: usize, x: i32, y: i32) -> bool {
-        let cells = &self.cells[self.far[r] as usize..self.starts[r + 1] as usize];
+        let [from, end] = self.far[r];
+        let cells = &self.cells[from as usize..end as usize];
         cells
             .iter()
             .all(|c| c.allowed >> state(snap, x + c.dx as i32, y + c.dy as i32) & 1 != 0)
@@ -516,7 +519,8 @@ impl Index {
         if cheb(dx, dy) <= WIN {
             return self.win[r][b as usize] >> win_bit(dx, dy) & 1 != 0;
         }
-        self.cells[self.far[r] as usize..self.starts[r + 1] as usize]
+        let [from, end] = self.far[r];
+        self.cells[from as usize..end as usize]
             .iter()
             .any(|c| c.slot == slot && c.allowed >> b & 1 == 0)
     }
@@ -608,16 +612,66 @@ fn present(st: &[u8]) -> u64 {
         .fold(0, |p, (i, &s)| p | 1 << (4 * i + s as usize))
 }
 
+/// Calls `f` with the hit words of a point that may be non-zero: bit `g` of its `summary`
+/// ([`IncrementalScan`]'s `nonzero`) covers words `g * group..(g + 1) * group`.
+#[inline(always)]
+fn for_hit_words(summary: u64, group: usize, words: usize, mut f: impl FnMut(usize)) {
+    let mut s = summary;
+    while s != 0 {
+        let g = s.trailing_zeros() as usize;
+        s &= s - 1;
+        for w in g * group..((g + 1) * group).min(words) {
+            f(w);
+        }
+    }
+}
+
+/// The groups of `summary` that still hold a hit in `hits` (one point's words).
+fn nonzero_groups(hits: &[u64], summary: u64, group: usize) -> u64 {
+    let (mut s, mut keep) = (summary, 0);
+    while s != 0 {
+        let g = s.trailing_zeros() as usize;
+        s &= s - 1;
+        let end = ((g + 1) * group).min(hits.len());
+        if hits[g * group..end].iter().any(|&w| w != 0) {
+            keep |= 1 << g;
+        }
+    }
+    keep
+}
+
+/// Side of the padded states ([`IncrementalScan`]'s `pad`): the largest board with a border
+/// of 2 off-board points on every side.
+const PAD: usize = MAX_SIZE as usize + 4;
+
+/// Index of on-board point `(x, y)` in the padded states.
+#[inline(always)]
+fn pad_index(x: i32, y: i32) -> usize {
+    (y + 2) as usize * PAD + (x + 2) as usize
+}
+
+/// The padded states of `snap` (0 friend, 1 foe, 2 empty, 3 off) into `pad`.
+fn fill_pad(pad: &mut [u8], snap: &Snapshot) {
+    pad.fill(3);
+    for y in 0..snap.size as i32 {
+        for x in 0..snap.size as i32 {
+            pad[pad_index(x, y)] = snap.state(x, y);
+        }
+    }
+}
+
 /// Sets the states of the focus's 8 neighbours ([`NEIGHBOURS`] order) and of the focus
 /// (`st[..9]`, or `st[9..]`, the neighbours alone, for the changed point; `step` 2: the
-/// points two away instead of the neighbours).
+/// points two away instead of the neighbours), read from the padded states: one byte each.
 #[inline(always)]
-fn read_states(snap: &Snapshot, x: i32, y: i32, step: i32, st: &mut [u8]) {
+fn read_states(pad: &[u8], x: i32, y: i32, step: i32, st: &mut [u8]) {
+    let at = pad_index(x, y) as isize;
     for (i, &(dx, dy)) in NEIGHBOURS.iter().enumerate() {
-        st[i] = state(snap, x + step * dx as i32, y + step * dy as i32);
+        let d = step as isize * (dy as isize * PAD as isize + dx as isize);
+        st[i] = pad[(at + d) as usize];
     }
     if let Some(s) = st.get_mut(8) {
-        *s = state(snap, x, y);
+        *s = pad[at as usize];
     }
 }
 
@@ -639,6 +693,10 @@ pub struct IncrementalScan {
     /// Geometric hits per point (`words` u64 per point, [`point_index`]) and their count.
     hits: Vec<u64>,
     count: Vec<u32>,
+    /// Per point, which groups of `group` hit words may be non-zero (bit `g`: words
+    /// `g * group..`), so drops and rematches read a point's few words, not all `words`.
+    nonzero: Vec<u64>,
+    group: usize,
     /// The points whose `count` is not 0.
     with_hits: PointSet,
     /// Per point and state `b`, `3 * slot_words` u64: the slots where one of the point's
@@ -670,6 +728,9 @@ pub struct IncrementalScan {
     visits: Vec<Visit>,
     cands: Vec<Cand>,
     survivors: Vec<(u32, u32)>,
+    /// The states of `snap` with a border off the board ([`PAD`]), for the filter's 17
+    /// points: kept up to date point by point.
+    pad: Vec<u8>,
 }
 
 impl IncrementalScan {
@@ -705,6 +766,8 @@ impl IncrementalScan {
             valid: false,
             hits: vec![0; POINTS * words],
             count: vec![0; POINTS],
+            nonzero: vec![0; POINTS],
+            group: words.div_ceil(64),
             with_hits: PointSet::new(),
             breaks,
             capacity,
@@ -721,6 +784,7 @@ impl IncrementalScan {
             visits: Vec::with_capacity(offsets),
             cands: Vec::with_capacity(offsets),
             survivors: Vec::with_capacity(SURVIVORS),
+            pad: vec![3; PAD * PAD],
         }
     }
 
@@ -778,6 +842,8 @@ impl IncrementalScan {
         let p = point_index(x, y);
         let hits = &mut self.hits[p * self.words..(p + 1) * self.words];
         hits.fill(0);
+        let (nonzero, group) = (&mut self.nonzero[p], self.group);
+        *nonzero = 0;
         self.count[p] = 0;
         self.with_hits.remove(x, y);
         let sw = ix.slot_words;
@@ -788,8 +854,8 @@ impl IncrementalScan {
         }
         let (mut n, mut verified) = (0, 0);
         let mut st = [0u8; FILTERED];
-        read_states(snap, x, y, 1, &mut st[..9]);
-        read_states(snap, x, y, 2, &mut st[9..]);
+        read_states(&self.pad, x, y, 1, &mut st[..9]);
+        read_states(&self.pad, x, y, 2, &mut st[9..]);
         let all = ix.buckets[ix.buckets.len() - ALL + st[0] as usize * 4 + st[3] as usize];
         let view = View7::cut(snap, x, y);
         let win = |m: &[u64; 4]| {
@@ -799,6 +865,7 @@ impl IncrementalScan {
         ix.filter(all, &st, win, |r| {
             if ix.holds_far(snap, r, x, y) {
                 hits[r / 64] |= 1 << (r % 64);
+                *nonzero |= 1 << (r / 64 / group);
                 ix.add_breaks(breaks, r);
                 n += 1;
             }
@@ -823,14 +890,16 @@ impl IncrementalScan {
         let ix = &*self.ix;
         let p = point_index(x, y);
         let (mut dropped, mut seen) = (0, 0);
-        for w in 0..self.words {
-            let mut bits = self.hits[p * self.words + w];
+        let (words, group, summary) = (self.words, self.group, self.nonzero[p]);
+        let hits = &mut self.hits[p * words..(p + 1) * words];
+        for_hit_words(summary, group, words, |w| {
+            let mut bits = hits[w];
             while bits != 0 {
                 let k = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
                 seen += 1;
                 if ix.refuses(w * 64 + k, dx, dy, slot, b) {
-                    self.hits[p * self.words + w] &= !(1u64 << k);
+                    hits[w] &= !(1u64 << k);
                     self.count[p] -= 1;
                     if self.count[p] == 0 {
                         self.with_hits.remove(x, y);
@@ -838,6 +907,9 @@ impl IncrementalScan {
                     dropped += 1;
                 }
             }
+        });
+        if dropped > 0 {
+            self.nonzero[p] = nonzero_groups(hits, summary, group);
         }
         (dropped, seen)
     }
@@ -867,8 +939,10 @@ impl IncrementalScan {
         let mut rematch = PointSet::new();
         let size = now.size as i32;
         if !self.valid || now.size != self.snap.size {
+            fill_pad(&mut self.pad, &now);
             self.dropped = 0;
             self.hits.fill(0);
+            self.nonzero.fill(0);
             self.count.fill(0);
             self.with_hits = PointSet::new();
             for y in 0..size {
@@ -897,6 +971,9 @@ impl IncrementalScan {
                 list.push((c.x as i8, c.y as i8, old, c.state));
             });
             u.changed = list.len();
+            for &(x, y, _, b) in &list {
+                self.pad[pad_index(x as i32, y as i32)] = b;
+            }
             if u.changed == 0 {
                 self.changes = list;
                 return u;
@@ -930,7 +1007,7 @@ impl IncrementalScan {
                 let window = (u64::MAX >> (63 - x1 + x0) << x0) as u32;
                 let t = (a * 3 + b) as usize;
                 let mut around = [0u8; 8];
-                read_states(&now, cx, cy, 1, &mut around);
+                read_states(&self.pad, cx, cy, 1, &mut around);
                 let around_bits = present(&around) as u32;
                 let buckets = &ix.buckets[t * ix.slots..(t + 1) * ix.slots];
                 // The offset masks' bit `span - dx` is focus `cx - dx`: a shift.
@@ -991,7 +1068,7 @@ impl IncrementalScan {
                         continue;
                     }
                     let mut st = [0u8; FILTERED];
-                    read_states(&now, x, y, 1, &mut st[..9]);
+                    read_states(&self.pad, x, y, 1, &mut st[..9]);
                     let near = present(&st[..9]);
                     if bucket.near & near != near {
                         continue;
@@ -1049,14 +1126,14 @@ impl IncrementalScan {
             let hits = &hits[p * words..(p + 1) * words];
             let Some(class) = &class else {
                 let facts = self.ix.plain.as_deref().unwrap_or(&[]);
-                for (w, &word) in hits.iter().enumerate() {
-                    let mut bits = word;
+                for_hit_words(self.nonzero[p], self.group, words, |w| {
+                    let mut bits = hits[w];
                     while bits != 0 {
                         let r = w * 64 + bits.trailing_zeros() as usize;
                         bits &= bits - 1;
                         put_plain(&facts[r], qmask, x, y, &mut out);
                     }
-                }
+                });
                 return;
             };
             let ctx = Ctx {
@@ -1121,8 +1198,8 @@ impl IncrementalScan {
     }
 
     /// Phases 4 and 5: the survivors' entry ids (`(candidate, member)` pairs become
-    /// `(candidate, entry)`; their window masks asked for), then each checked on its focus's
-    /// 7x7 window and its cells beyond; new hits are added. Empties `surv`.
+    /// `(candidate, entry)`; their window masks asked for), each checked on its focus's 7x7
+    /// window, then those left on their cells beyond; new hits are added. Empties `surv`.
     fn check_survivors(
         &mut self,
         ix: &Index,
@@ -1135,19 +1212,37 @@ impl IncrementalScan {
         for s in surv.iter_mut() {
             let r = ix.members[s.1 as usize];
             prefetch(&ix.win[r as usize]);
+            prefetch(&ix.far[r as usize]);
             s.1 = r;
         }
-        let (words, sw) = (self.words, ix.slot_words);
+        // The window check keeps the survivors that pass it in place (their far cells asked
+        // for), then the far check.
+        let mut kept = 0;
         // One window cut per candidate (its survivors are consecutive).
-        let mut view = (usize::MAX, View7([0; 4]));
-        for &(k, r) in surv.iter() {
-            let (k, r) = (k as usize, r as usize);
-            let (x, y) = (cands[k].x as i32, cands[k].y as i32);
+        let mut view = (u32::MAX, View7([0; 4]));
+        for i in 0..surv.len() {
+            let (k, r) = surv[i];
             if view.0 != k {
-                view = (k, View7::cut(now, x, y));
+                let c = &cands[k as usize];
+                view = (k, View7::cut(now, c.x as i32, c.y as i32));
             }
             u.verified += 1;
-            if !view.1.holds(&ix.win[r]) || !ix.holds_far(now, r, x, y) {
+            if view.1.holds(&ix.win[r as usize]) {
+                surv[kept] = (k, r);
+                kept += 1;
+                if let Some(c) = ix.cells.get(ix.far[r as usize][0] as usize) {
+                    prefetch(c);
+                }
+            }
+        }
+        let (words, sw) = (self.words, ix.slot_words);
+        for &(k, r) in &surv[..kept] {
+            let (x, y, r) = (
+                cands[k as usize].x as i32,
+                cands[k as usize].y as i32,
+                r as usize,
+            );
+            if !ix.holds_far(now, r, x, y) {
                 continue;
             }
             let p = point_index(x, y);
@@ -1155,6 +1250,7 @@ impl IncrementalScan {
             let bit = 1u64 << (r % 64);
             if *w & bit == 0 {
                 *w |= bit;
+                self.nonzero[p] |= 1 << (r / 64 / self.group);
                 self.count[p] += 1;
                 ix.add_breaks(&mut self.breaks[p * 3 * sw..(p + 1) * 3 * sw], r);
                 self.with_hits.insert(x, y);

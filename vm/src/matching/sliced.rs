@@ -130,12 +130,20 @@ pub(crate) struct Sliced<'a> {
     nrows: usize,
     nrows0: usize,
     /// Blocks `lo..hi` are computed; those with candidates are `live_block[..nlive]`
-    /// (ascending), their candidates (bit set = every mask word passes) in `live`; `cur` is
-    /// the first one the last query did not pass.
+    /// (ascending), their candidates (bit set = every mask word passes) in `live`.
     lo: u32,
     hi: u32,
     nlive: usize,
+    /// The cursor: the lowest candidate from entry `resume` on (relative to `first`) is the
+    /// lowest bit of `rest` (at entry `rest_base`), else of the words `open` of live block
+    /// `cur`, else of the live blocks after it, else in the blocks from `hi` on. A query from
+    /// `resume` (the class programs ask from the last hit + 1, or from the end of the last
+    /// query) continues from it instead of finding its block and word again.
+    resume: u32,
     cur: usize,
+    open: u32,
+    rest: u64,
+    rest_base: u32,
     live_block: [u32; LIVE],
     /// Per live block, bit `u` set when word `u` of its candidates is not zero.
     live_words: [u8; LIVE],
@@ -185,7 +193,11 @@ impl<'a> Sliced<'a> {
             lo: 0,
             hi: 0,
             nlive: 0,
+            resume: u32::MAX,
             cur: 0,
+            open: 0,
+            rest: 0,
+            rest_base: 0,
             live_block: [0; LIVE],
             live_words: [0; LIVE],
             live: [[0; MAX_BLOCK_WORDS]; LIVE],
@@ -230,7 +242,54 @@ impl<'a> Sliced<'a> {
             4 => chunk!(4),
             _ => chunk!(8),
         };
-        (self.lo, self.hi, self.nlive, self.cur) = (b0, b, nlive, 0);
+        (self.lo, self.hi, self.nlive) = (b0, b, nlive);
+        self.point_at(0);
+    }
+
+    /// The cursor at the start of live block `c` (past the last one: nothing left below `hi`).
+    #[inline(always)]
+    fn point_at(&mut self, c: usize) {
+        self.cur = c;
+        self.open = if c < self.nlive {
+            self.live_words[c & (LIVE - 1)] as u32
+        } else {
+            0
+        };
+        self.rest = 0;
+    }
+
+    /// Puts the cursor on the lowest candidate from entry `i` on (computing blocks from the
+    /// one holding `i`, up to the one holding `end - 1`, when `i` lies outside `lo..hi`).
+    #[inline(never)]
+    fn seek(&mut self, i: u32, end: u32) {
+        let shift = self.shift();
+        let block = i >> shift;
+        if block < self.lo || block >= self.hi {
+            self.refill(block, end);
+        }
+        let c = self.live_block[..self.nlive]
+            .iter()
+            .position(|&b| b >= block)
+            .unwrap_or(self.nlive);
+        self.point_at(c);
+        if c < self.nlive && self.live_block[c] == block {
+            // Within the block holding `i`: the entries from `i` on.
+            let skip = i - (block << shift);
+            let (su, sb) = (skip / 64, skip % 64);
+            self.open &= u32::MAX << su;
+            if self.open & 1 << su != 0 {
+                self.open &= !(1 << su);
+                self.rest = self.live[c][su as usize & (MAX_BLOCK_WORDS - 1)] & u64::MAX << sb;
+                self.rest_base = (block << shift) + su * 64;
+            }
+        }
+        self.resume = i;
+    }
+
+    /// Entries per block, as a shift (`64 * bw`, a power of two).
+    #[inline(always)]
+    fn shift(&self) -> u32 {
+        6 + self.bw.trailing_zeros()
     }
 }
 
@@ -429,44 +488,45 @@ fn keep<const BW: usize>(
 impl Geometry for Sliced<'_> {
     #[inline]
     fn next(&mut self, from: u32, end: u32) -> Option<u32> {
-        // Blocks hold `64 * bw` entries, a power of two: shifts, not divisions.
-        let shift = 6 + self.bw.trailing_zeros();
-        let (mut i, end) = (from.checked_sub(self.first)?, end.checked_sub(self.first)?);
-        while i < end {
-            let block = i >> shift;
-            if block < self.lo || block >= self.hi {
-                self.refill(block, end);
-            } else if self.cur > 0 && self.live_block[self.cur - 1] >= block {
-                // A query behind the last one (not made by the class programs): rescan.
-                self.cur = 0;
-            }
-            while self.cur < self.nlive {
-                let b = self.live_block[self.cur];
-                if b >= block {
-                    let e0 = b << shift;
-                    // Within the block holding `i`, the entries from `i` on: the words with
-                    // candidates from the one holding `i`.
-                    let skip = i.saturating_sub(e0);
-                    let (su, sb) = (skip / 64, skip % 64);
-                    let words = &self.live[self.cur];
-                    let mut open = self.live_words[self.cur] as u32 & (u32::MAX << su);
-                    while open != 0 {
-                        let u = open.trailing_zeros();
-                        open &= open - 1;
-                        let mut word = words[u as usize & (MAX_BLOCK_WORDS - 1)];
-                        if u == su {
-                            word &= u64::MAX << sb;
-                        }
-                        if word != 0 {
-                            let hit = e0 + u * 64 + word.trailing_zeros();
-                            return (hit < end).then_some(self.first + hit);
-                        }
-                    }
-                }
-                self.cur += 1;
-            }
-            i = self.hi << shift;
+        let (i, end) = (from.checked_sub(self.first)?, end.checked_sub(self.first)?);
+        if i >= end {
+            return None;
         }
-        None
+        if i != self.resume {
+            self.seek(i, end);
+        }
+        loop {
+            if self.rest != 0 {
+                let hit = self.rest_base + self.rest.trailing_zeros();
+                if hit >= end {
+                    // Not consumed: still the lowest candidate from `end` on.
+                    self.resume = end;
+                    return None;
+                }
+                self.rest &= self.rest - 1;
+                self.resume = hit + 1;
+                return Some(self.first + hit);
+            }
+            if self.open != 0 {
+                let u = self.open.trailing_zeros();
+                self.open &= self.open - 1;
+                let c = self.cur;
+                self.rest = self.live[c & (LIVE - 1)][u as usize & (MAX_BLOCK_WORDS - 1)];
+                self.rest_base = (self.live_block[c & (LIVE - 1)] << self.shift()) + u * 64;
+                continue;
+            }
+            if self.cur + 1 < self.nlive {
+                self.point_at(self.cur + 1);
+                continue;
+            }
+            // Every live block passed: the blocks from `hi` on, if any lie below `end`.
+            let h = self.hi << self.shift();
+            if h >= end || h >= self.n {
+                self.cur = self.nlive;
+                self.resume = end;
+                return None;
+            }
+            self.refill(self.hi, end);
+        }
     }
 }
