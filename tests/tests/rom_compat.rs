@@ -1,6 +1,7 @@
 //! The compatibility promise: committed format-v1 and v2 images keep loading and behaving the
-//! same under the format-v3 VM, a committed v3 compact-profile image loads and expands to the
-//! same behaviour, and `disasm`/`stats` of the sample image are pinned by snapshots.
+//! same under the format-v4 VM, a committed v3 compact-profile image loads and expands to the
+//! same behaviour, the v4 fast writer's bytes are pinned by a committed v4 image, and
+//! `disasm`/`stats` of the sample image are pinned by snapshots.
 
 use lens_test_support::fixtures::*;
 use lens_vm::rom::{self, FORMAT_VERSION};
@@ -25,13 +26,13 @@ fn committed_v1_image_still_loads_and_behaves() {
     let boards = sample_boards();
     let behaviour_old = behaviour(&old, &boards);
     assert!(behaviour_old.len() > 20);
-    // Formats 2 and 3 only add sections (the optional `lut`; the compact profile's): without
-    // options the writer emits the v1 bytes but for the version field (and the header
-    // checksum that covers it).
-    assert_eq!(FORMAT_VERSION, 3);
+    // Formats 2 and 3 only add sections (the optional `lut`; the compact profile's) and 4
+    // only pair rows in the optional `sliced` section: without options the writer emits the
+    // v1 bytes but for the version field (and the header checksum that covers it).
+    assert_eq!(FORMAT_VERSION, 4);
     let fresh = rom::write(&sample_spec(false));
     let new = Rom::from_bytes(&fresh).unwrap();
-    assert_eq!(new.format_version(), 3);
+    assert_eq!(new.format_version(), 4);
     assert_eq!(behaviour(&new, &boards), behaviour_old);
     let mut as_v1 = fresh.clone();
     as_v1[12..16].copy_from_slice(&1u32.to_le_bytes());
@@ -40,19 +41,23 @@ fn committed_v1_image_still_loads_and_behaves() {
         as_v1, bytes,
         "the writer changed more than the version: bump the format version"
     );
-    // A v1 image may carry kinds up to 27 (`sliced`), not the v2 `lut` section.
-    let v1_sliced = rom::write_with(
+    // A v1 image may carry kinds up to 27 (`sliced`), but not the pair rows that v4 writes
+    // in it (the committed v2 image carries the section as older writers wrote it).
+    let v4_sliced = rom::write_with(
         &sample_spec(false),
         &rom::WriteOptions {
             sliced_block_words: 8,
             ..Default::default()
         },
     );
-    let mut v = v1_sliced.clone();
+    let mut v = v4_sliced.clone();
     v[12..16].copy_from_slice(&1u32.to_le_bytes());
     rom::fix_checksums(&mut v);
-    let r = Rom::from_bytes(&v).expect("a v1 image with the sliced section loads");
-    assert!(r.has_sliced() && r.format_version() == 1);
+    let e = Rom::from_bytes(&v).expect_err("v4 pair rows under a v1 header");
+    assert_eq!(
+        e.reason,
+        rom::LoadErrorKind::Malformed("sliced pair rows in an image of format version 3 or older")
+    );
 }
 
 /// The fast image lensc writes for the sample (sliced tables and lookup tables included).
@@ -66,14 +71,9 @@ fn sample_fast(strip: bool) -> Vec<u8> {
 
 #[test]
 fn committed_v2_image_still_loads_and_behaves() {
+    // Never re-blessed: what a v2 (and v3) fast writer wrote, `sliced` tables without pair
+    // rows (matched with the single rows).
     let path = data("format-v2-sample.rom");
-    if std::env::var_os("LENS_BLESS_ROM").is_some() {
-        // A v3 fast image is a v2 image but for the version field.
-        let mut v2 = sample_fast(false);
-        v2[12..16].copy_from_slice(&2u32.to_le_bytes());
-        rom::fix_checksums(&mut v2);
-        std::fs::write(&path, v2).unwrap();
-    }
     let bytes = std::fs::read(&path).expect("tests/data/format-v2-sample.rom is committed");
     let old = Rom::from_bytes(&bytes).expect("a format v2 image must load");
     assert_eq!(old.format_version(), 2);
@@ -87,11 +87,27 @@ fn committed_v2_image_still_loads_and_behaves() {
         behaviour(&Rom::from_bytes(&fresh).unwrap(), &boards),
         behaviour(&old, &boards)
     );
-    let mut as_v2 = fresh;
-    as_v2[12..16].copy_from_slice(&2u32.to_le_bytes());
-    rom::fix_checksums(&mut as_v2);
+}
+
+#[test]
+fn committed_v4_image_pins_the_fast_writer() {
+    let path = data("format-v4-sample.rom");
+    if std::env::var_os("LENS_BLESS_ROM").is_some() {
+        std::fs::write(&path, sample_fast(false)).unwrap();
+    }
+    let bytes = std::fs::read(&path).expect("tests/data/format-v4-sample.rom is committed");
+    let r = Rom::from_bytes(&bytes).expect("the v4 sample loads");
+    assert_eq!(r.format_version(), 4);
+    assert!(r.has_sliced());
+    let boards = sample_boards();
+    let v2 = std::fs::read(data("format-v2-sample.rom")).unwrap();
     assert_eq!(
-        as_v2, bytes,
+        behaviour(&r, &boards),
+        behaviour(&Rom::from_bytes(&v2).unwrap(), &boards)
+    );
+    assert_eq!(
+        sample_fast(false),
+        bytes,
         "the fast writer changed: bump the format version"
     );
 }
@@ -103,9 +119,6 @@ fn committed_v3_compact_image_loads_and_expands_to_the_same_behaviour() {
         profile: rom::Profile::Compact,
         ..Default::default()
     };
-    if std::env::var_os("LENS_BLESS_ROM").is_some() {
-        std::fs::write(&path, rom::write_with(&sample_spec(false), &compact_opts)).unwrap();
-    }
     let bytes = std::fs::read(&path).expect("tests/data/format-v3-compact-sample.rom is committed");
     let compact = rom::CompactRom::from_bytes(&bytes).expect("the v3 compact sample loads");
     assert_eq!(compact.rom().format_version(), 3);
@@ -120,9 +133,13 @@ fn committed_v3_compact_image_loads_and_expands_to_the_same_behaviour() {
         behaviour(&Rom::from_bytes(&expanded).unwrap(), &boards),
         behaviour(&Rom::from_bytes(&fast).unwrap(), &boards)
     );
+    // Format 4 changed only the fast profile's `sliced` section: the compact writer emits the
+    // v3 bytes but for the version field.
+    let mut as_v3 = rom::write_with(&sample_spec(false), &compact_opts);
+    as_v3[12..16].copy_from_slice(&3u32.to_le_bytes());
+    rom::fix_checksums(&mut as_v3);
     assert_eq!(
-        rom::write_with(&sample_spec(false), &compact_opts),
-        bytes,
+        as_v3, bytes,
         "the compact writer changed: bump the format version"
     );
 }

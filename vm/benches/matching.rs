@@ -308,6 +308,22 @@ fn match_calls(
         unpaired(Box::new(move || calls(&rom, false, &mut sl, &mut sc))),
     ));
     kernels.push(("filter_unpaired".into(), unpaired(Box::new(filter(rom)))));
+    // And the single word-0 rows of each point instead of the pair rows (the kernel of
+    // images before format v4), on the same image.
+    fn singles<'a>(mut f: Box<dyn FnMut() -> usize + 'a>) -> Box<dyn FnMut() -> usize + 'a> {
+        Box::new(move || {
+            internals::set_pair_rows(Some(false));
+            let n = f();
+            internals::set_pair_rows(None);
+            n
+        })
+    }
+    let (mut sl, mut sc) = (vec![Match::EMPTY; 1 << 14], Scratch::new());
+    kernels.push((
+        "sliced_no_pairs".into(),
+        singles(Box::new(move || calls(&rom, false, &mut sl, &mut sc))),
+    ));
+    kernels.push(("filter_no_pairs".into(), singles(Box::new(filter(rom)))));
     // The same calls writing compact hits (focus, pattern, orientation) instead of matches.
     let hits = move |r: Rom<'static>| {
         let (mut sl, mut sc) = (vec![matching::Hit::EMPTY; 1 << 14], Scratch::new());
@@ -514,24 +530,78 @@ fn bench(c: &mut Criterion) {
         .into_iter()
         .filter(|s| matching::simd::Simd::supported().any(|t| t == *s))
         .collect();
-    let mut times = vec![Vec::new(); cuts.len()];
+    // Many foci of one position (what a caller cutting the views of several foci pays):
+    // each board's views at all 64 foci, by single calls and by one `cut_views` per board.
+    let foci: Vec<(i32, i32)> = pos.iter().map(|(_, f)| *f).collect();
+    let mut out = vec![[0u64; 3]; foci.len()];
+    let singles = || {
+        let mut acc = 0u64;
+        for (board, _) in pos {
+            for (x, y) in &foci {
+                let v = lens_vm::matching::view_words(board, Colour::Black, *x, *y);
+                acc ^= v[0] ^ v[1] ^ v[2];
+            }
+        }
+        acc
+    };
+    let mut batch = || {
+        for (board, _) in pos {
+            matching::cut_views(board, Colour::Black, &foci, &mut out);
+            black_box(&out);
+        }
+    };
+    let mut times = vec![[Vec::new(), Vec::new(), Vec::new()]; cuts.len()];
+    let (n, per_pass) = (20000 / foci.len() as u64, (pos.len() * foci.len()) as f64);
     for _ in 0..9 {
-        for (path, times) in cuts.iter().zip(&mut times) {
+        for (path, [one, many, batched]) in cuts.iter().zip(&mut times) {
             matching::simd::force(Some(*path)).unwrap();
             let t = cpu_time(20000, || {
                 black_box(views());
             });
-            times.push(t.as_secs_f64() / 20000.0 / pos.len() as f64 * 1e9);
+            one.push(t.as_secs_f64() / 20000.0 / pos.len() as f64 * 1e9);
+            let t = cpu_time(n, || {
+                black_box(singles());
+            });
+            many.push(t.as_secs_f64() / n as f64 / per_pass * 1e9);
+            let t = cpu_time(n, &mut batch);
+            batched.push(t.as_secs_f64() / n as f64 / per_pass * 1e9);
         }
     }
     matching::simd::force(None).unwrap();
-    let ns: Vec<f64> = times.iter_mut().map(|t| median(t)).collect();
+    let ns: Vec<[f64; 3]> = times
+        .iter_mut()
+        .map(|t| t.each_mut().map(|t| median(t)))
+        .collect();
     let line: Vec<String> = cuts
         .iter()
         .zip(&ns)
-        .map(|(s, n)| format!("{:?} {n:.1} ns ({:.2}x tables)", s.cut, n / ns[0]))
+        .map(|(s, n)| {
+            format!(
+                "{:?} {:.1} ns ({:.2}x tables)",
+                s.cut,
+                n[0],
+                n[0] / ns[0][0]
+            )
+        })
         .collect();
     println!("view_7x7 cuts, per view: {}", line.join(", "));
+    let line: Vec<String> = cuts
+        .iter()
+        .zip(&ns)
+        .map(|(s, n)| {
+            format!(
+                "{:?} {:.1} -> {:.1} ns ({:.2}x)",
+                s.cut,
+                n[1],
+                n[2],
+                n[2] / n[1]
+            )
+        })
+        .collect();
+    println!(
+        "view_7x7 cuts, 64 foci per board, single calls -> cut_views: {}",
+        line.join(", ")
+    );
     // Kept views (`matching::KeptViews`): the same foci read from views kept beside each
     // board, against the cut in the same rounds; and what keeping them costs per move.
     let mut kept: Vec<Box<matching::KeptViews>> = pos

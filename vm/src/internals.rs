@@ -4,12 +4,12 @@
 //! time one stage alone. The other hooks are methods gated by the same feature:
 //! `Rom::without_lut`, `Rom::without_sliced` and `ScanPlan::and_counts`.
 
-pub use crate::matching::view_words;
+pub use crate::matching::{cut_views, view_words};
 
-/// The sliced kernel's survivor limit and block pairing (`matching/sliced.rs`): every setting
-/// gives the same matches.
+/// The sliced kernel's survivor limit, block pairing and pair rows (`matching/sliced.rs`):
+/// every setting gives the same matches.
 pub use crate::matching::sliced::{
-    paired_blocks, set_paired_blocks, set_survivor_limit, survivor_limit,
+    pair_rows, paired_blocks, set_pair_rows, set_paired_blocks, set_survivor_limit, survivor_limit,
 };
 
 /// The lookup tables' window cut and candidate lists (`rom/lut.rs`, "lut" in

@@ -1,4 +1,4 @@
-//! A counting global allocator proves that matching calls never allocate.
+//! A counting global allocator proves that matching calls (and view cuts) never allocate.
 
 use lens_test_support::fixtures::*;
 use lens_vm::*;
@@ -68,6 +68,9 @@ fn match_scan_and_lens_calls_do_not_allocate() {
         })
         .collect();
     let mut hit_slots = vec![matching::Hit::EMPTY; 4096];
+    // The batch view cut, on every path this machine has (foci off the board too).
+    let foci: Vec<(i32, i32)> = (-1..8).flat_map(|y| (-1..8).map(move |x| (x, y))).collect();
+    let mut views = vec![[0u64; 3]; foci.len()];
     ARMED.with(|a| a.set(true));
     let mut produced = 0;
     for ((rom, plans), facts) in roms.iter().zip(&plans).zip(&facts) {
@@ -93,6 +96,13 @@ fn match_scan_and_lens_calls_do_not_allocate() {
                         reference::match_at(rom, b, &NoHost, &q, 1, 1, &mut scratch, &mut out);
                 }
             }
+            for path in matching::simd::Simd::supported() {
+                matching::simd::force(Some(path)).unwrap();
+                for persp in [Colour::Black, Colour::White] {
+                    produced += matching::cut_views(b, persp, &foci, &mut views);
+                }
+            }
+            matching::simd::force(None).unwrap();
             let mut out = MatchBuf::new(&mut slots);
             produced += rom.eval_lens(
                 LensId(0),

@@ -209,6 +209,8 @@ fn agree(
             internals::set_survivor_limit([None, Some(0), Some(1), Some(u32::MAX)][calls / 3 % 4]);
             // Word-0 rows of two blocks in one pass, or one block at a time.
             internals::set_paired_blocks(Some((calls / 12).is_multiple_of(2)));
+            // Word-0 pair rows (format v4), or each point's single rows (older images).
+            internals::set_pair_rows(Some((calls / 24).is_multiple_of(2)));
             let mut sa = MatchBuf::new(&mut fast);
             let ns = s.match_at(&board, &NoHost, &q, x, y, &mut scratch, &mut sa);
             assert_eq!(

@@ -158,6 +158,28 @@ fn malformed_sections_name_the_field() {
     );
     assert_eq!(at, t);
     assert!(len > classes * 8);
+    // A pair row (format v4: after the single rows) that is not the OR of its points' rows:
+    // class 0's first pair row, in its first block.
+    let (bw, rows) = (bytes[off + 4] as usize, bytes[off + 5] as usize);
+    assert!([63, 126, 159].contains(&(rows - 72)), "pair rows written");
+    let t = off + (classes + (rows - 72) * bw) * 8;
+    let mut m = bytes.clone();
+    m[t] ^= 1;
+    let at = expect_malformed(
+        &mut m,
+        "pair row",
+        "sliced pair row is not the OR of its two points' rows",
+    );
+    assert_eq!(at, t);
+    // Pair rows in an image that says format v3 (whose VMs know single rows only).
+    let mut m = bytes.clone();
+    m[12..16].copy_from_slice(&3u32.to_le_bytes());
+    let at = expect_malformed(
+        &mut m,
+        "v3 with pair rows",
+        "sliced pair rows in an image of format version 3 or older",
+    );
+    assert_eq!(at, off + 5);
 }
 
 #[test]

@@ -123,8 +123,16 @@ const NO_UNDO: Undo = Undo {
 /// stone count are stored at the head. Every field that has no meaning (an empty point's
 /// `head`/`next`, `libs`/`count` of a non-head) is kept at 0, so [`PartialEq`] compares the
 /// whole position bit for bit, and `undo` restores it exactly.
+// (`repr(C)`: the rows and the size, which the view cut reads together, first and in the
+// same page; left to the compiler, the size landed 46 KiB after the rows.)
 #[derive(Clone)]
+#[repr(C)]
 pub struct Board {
+    /// The stone rows: bit `x + ROW_PAD` of `rows[y + ROW_PAD]` is a black stone at `(x, y)`,
+    /// bit `x + ROW_PAD + 32` a white one. Three empty rows and columns on every side, so the
+    /// 7x7 window of any on-board point is seven loads and shifts for both colours, with no
+    /// bounds work ([`BoardView::window7`]).
+    rows: [u64; ROW_SLOTS],
     size: u8,
     to_move: Colour,
     /// Ko cell (0 = none; cell 0 is off-board) and the colour code that may not retake there.
@@ -136,11 +144,6 @@ pub struct Board {
     next: Cells<u16>,
     libs: Cells<u16>,
     count: Cells<u16>,
-    /// The stone rows: bit `x + ROW_PAD` of `rows[y + ROW_PAD]` is a black stone at `(x, y)`,
-    /// bit `x + ROW_PAD + 32` a white one. Three empty rows and columns on every side, so the
-    /// 7x7 window of any on-board point is seven loads and shifts for both colours, with no
-    /// bounds work ([`BoardView::window7`]).
-    rows: [u64; ROW_SLOTS],
     history_len: usize,
     captured_len: usize,
     history: [Undo; HISTORY_CAPACITY],

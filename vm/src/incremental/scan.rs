@@ -20,7 +20,10 @@ use alloc::vec::Vec;
 use super::snapshot::{POINTS, PointSet, Snapshot, walk_string};
 use crate::board::{BoardView, Colour, MAX_SIZE};
 use crate::geometry::Orientation;
-use crate::matching::{Ctx, Geometry, Host, Match, MatchBuf, Query, Scratch, run_class};
+use crate::matching::simd::prefetch;
+use crate::matching::{
+    Ctx, Fact, Geometry, Host, Match, MatchBuf, Query, Scratch, plain_facts, put_plain, run_class,
+};
 use crate::rom::bytecode::{OpReach, decode};
 use crate::rom::lut::NEIGHBOURS;
 use crate::rom::{ClassId, Rom};
@@ -175,6 +178,29 @@ struct Bucket {
     around: u32,
 }
 
+/// A focus an update visits for one change: its bucket's slot.
+#[derive(Clone, Copy, Debug, Default)]
+struct Visit {
+    x: i8,
+    y: i8,
+    slot: u16,
+}
+
+/// A visited focus whose bucket passed its summaries: the states the filter reads.
+#[derive(Clone, Copy, Debug, Default)]
+struct Cand {
+    x: i8,
+    y: i8,
+    bucket: Bucket,
+    st: [u8; FILTERED],
+}
+
+/// Survivors of the filter held before their ids are read (then checked, and the list
+/// refilled).
+const SURVIVORS: usize = 512;
+/// Words of a bucket whose first filter rows are asked for ahead.
+const PREFETCH_WORDS: usize = 4;
+
 /// What a class's matches need from the board, built once per class and shared by the
 /// perspectives ([`IncrementalScan::for_perspective`]): the oriented entries' cells and the
 /// transition index. States are from the query's perspective, so both colours read the
@@ -185,9 +211,10 @@ struct Index {
     first: u32,
     entries: usize,
     /// Per entry: its cells (`starts[e]..starts[e + 1]`), nearest the focus first; those
-    /// from `far[e]` on lie beyond the 7x7 window that `win` covers.
+    /// `far[e][0]..far[e][1]` (the end repeated: one read for the far check) lie beyond the
+    /// 7x7 window that `win` covers.
     starts: Vec<u32>,
-    far: Vec<u32>,
+    far: Vec<[u32; 2]>,
     /// Per entry, per state (friend, foe, empty, off): the points of the 7x7 window around
     /// the focus (bit [`win_bit`]) where a cell refuses that state; the entry holds in the
     /// window when no state plane of the focus's [`View7`] meets its mask.
@@ -215,6 +242,9 @@ struct Index {
     buckets: Vec<Bucket>,
     members: Vec<u32>,
     rows: Vec<u64>,
+    /// Per entry, its match when the class is plain (`matching::ScanPlan`'s facts: every
+    /// geometric hit is a match, in entry order); `None`: the class program runs.
+    plain: Option<Vec<Fact>>,
 }
 
 impl Index {
@@ -246,13 +276,14 @@ impl Index {
             // Nearest cells first: they reject most candidates.
             let dist = |c: &Cell| cheb(c.dx as i32, c.dy as i32);
             cells[at..].sort_by_key(dist);
-            far.push((at + cells[at..].iter().take_while(|c| dist(c) <= WIN).count()) as u32);
+            let near = cells[at..].iter().take_while(|c| dist(c) <= WIN).count();
+            far.push([(at + near) as u32, cells.len() as u32]);
         }
         starts.push(cells.len() as u32);
         let win = (0..n)
             .map(|r| {
                 let mut m = [0u64; 4];
-                for c in &cells[starts[r] as usize..far[r] as usize] {
+                for c in &cells[starts[r] as usize..far[r][0] as usize] {
                     let bit = 1u64 << win_bit(c.dx as i32, c.dy as i32);
                     for (s, m) in m.iter_mut().enumerate() {
                         if c.allowed >> s & 1 == 0 {
@@ -339,6 +370,7 @@ impl Index {
             buckets: vec![Bucket::default(); slots as usize * 9 + ALL],
             members: Vec::with_capacity(keyed.len() + n),
             rows: Vec::new(),
+            plain: plain_facts(rom, &info),
         };
         let mut i = 0;
         while i < keyed.len() {
@@ -436,15 +468,6 @@ impl Index {
         }
     }
 
-    /// The slot of offset `(dx, dy)`, if a cell has it.
-    #[inline(always)]
-    fn slot(&self, dx: i32, dy: i32) -> u16 {
-        if cheb(dx, dy) > self.span {
-            return NO_SLOT;
-        }
-        self.grid[(dy + self.span) as usize * self.side + (dx + self.span) as usize]
-    }
-
     /// Calls `f` with every member of `b` that the 3x3 states `st` allow and whose window
     /// masks `win` accepts.
     #[inline(always)]
@@ -483,7 +506,8 @@ impl Index {
     /// caller checked the window with [`View7::holds`]).
     #[inline]
     fn holds_far(&self, snap: &Snapshot, r: usize, x: i32, y: i32) -> bool {
-        let cells = &self.cells[self.far[r] as usize..self.starts[r + 1] as usize];
+        let [from, end] = self.far[r];
+        let cells = &self.cells[from as usize..end as usize];
         cells
             .iter()
             .all(|c| c.allowed >> state(snap, x + c.dx as i32, y + c.dy as i32) & 1 != 0)
@@ -495,7 +519,8 @@ impl Index {
         if cheb(dx, dy) <= WIN {
             return self.win[r][b as usize] >> win_bit(dx, dy) & 1 != 0;
         }
-        self.cells[self.far[r] as usize..self.starts[r + 1] as usize]
+        let [from, end] = self.far[r];
+        self.cells[from as usize..end as usize]
             .iter()
             .any(|c| c.slot == slot && c.allowed >> b & 1 == 0)
     }
@@ -587,16 +612,66 @@ fn present(st: &[u8]) -> u64 {
         .fold(0, |p, (i, &s)| p | 1 << (4 * i + s as usize))
 }
 
+/// Calls `f` with the hit words of a point that may be non-zero: bit `g` of its `summary`
+/// ([`IncrementalScan`]'s `nonzero`) covers words `g * group..(g + 1) * group`.
+#[inline(always)]
+fn for_hit_words(summary: u64, group: usize, words: usize, mut f: impl FnMut(usize)) {
+    let mut s = summary;
+    while s != 0 {
+        let g = s.trailing_zeros() as usize;
+        s &= s - 1;
+        for w in g * group..((g + 1) * group).min(words) {
+            f(w);
+        }
+    }
+}
+
+/// The groups of `summary` that still hold a hit in `hits` (one point's words).
+fn nonzero_groups(hits: &[u64], summary: u64, group: usize) -> u64 {
+    let (mut s, mut keep) = (summary, 0);
+    while s != 0 {
+        let g = s.trailing_zeros() as usize;
+        s &= s - 1;
+        let end = ((g + 1) * group).min(hits.len());
+        if hits[g * group..end].iter().any(|&w| w != 0) {
+            keep |= 1 << g;
+        }
+    }
+    keep
+}
+
+/// Side of the padded states ([`IncrementalScan`]'s `pad`): the largest board with a border
+/// of 2 off-board points on every side.
+const PAD: usize = MAX_SIZE as usize + 4;
+
+/// Index of on-board point `(x, y)` in the padded states.
+#[inline(always)]
+fn pad_index(x: i32, y: i32) -> usize {
+    (y + 2) as usize * PAD + (x + 2) as usize
+}
+
+/// The padded states of `snap` (0 friend, 1 foe, 2 empty, 3 off) into `pad`.
+fn fill_pad(pad: &mut [u8], snap: &Snapshot) {
+    pad.fill(3);
+    for y in 0..snap.size as i32 {
+        for x in 0..snap.size as i32 {
+            pad[pad_index(x, y)] = snap.state(x, y);
+        }
+    }
+}
+
 /// Sets the states of the focus's 8 neighbours ([`NEIGHBOURS`] order) and of the focus
 /// (`st[..9]`, or `st[9..]`, the neighbours alone, for the changed point; `step` 2: the
-/// points two away instead of the neighbours).
+/// points two away instead of the neighbours), read from the padded states: one byte each.
 #[inline(always)]
-fn read_states(snap: &Snapshot, x: i32, y: i32, step: i32, st: &mut [u8]) {
+fn read_states(pad: &[u8], x: i32, y: i32, step: i32, st: &mut [u8]) {
+    let at = pad_index(x, y) as isize;
     for (i, &(dx, dy)) in NEIGHBOURS.iter().enumerate() {
-        st[i] = state(snap, x + step * dx as i32, y + step * dy as i32);
+        let d = step as isize * (dy as isize * PAD as isize + dx as isize);
+        st[i] = pad[(at + d) as usize];
     }
     if let Some(s) = st.get_mut(8) {
-        *s = state(snap, x, y);
+        *s = pad[at as usize];
     }
 }
 
@@ -618,6 +693,10 @@ pub struct IncrementalScan {
     /// Geometric hits per point (`words` u64 per point, [`point_index`]) and their count.
     hits: Vec<u64>,
     count: Vec<u32>,
+    /// Per point, which groups of `group` hit words may be non-zero (bit `g`: words
+    /// `g * group..`), so drops and rematches read a point's few words, not all `words`.
+    nonzero: Vec<u64>,
+    group: usize,
     /// The points whose `count` is not 0.
     with_hits: PointSet,
     /// Per point and state `b`, `3 * slot_words` u64: the slots where one of the point's
@@ -644,6 +723,14 @@ pub struct IncrementalScan {
     appeared: Vec<Match>,
     vanished: Vec<Match>,
     dropped: usize,
+    /// An update's lists per change (capacity fixed here: every offset of the span for the
+    /// first two, [`SURVIVORS`] for the last).
+    visits: Vec<Visit>,
+    cands: Vec<Cand>,
+    survivors: Vec<(u32, u32)>,
+    /// The states of `snap` with a border off the board ([`PAD`]), for the filter's 17
+    /// points: kept up to date point by point.
+    pad: Vec<u8>,
 }
 
 impl IncrementalScan {
@@ -669,6 +756,7 @@ impl IncrementalScan {
     fn with_index(ix: Arc<Index>, reach: Reach, query: Query, capacity: usize) -> Self {
         let words = ix.entries.div_ceil(64).max(1);
         let breaks = vec![0; POINTS * 3 * ix.slot_words];
+        let offsets = ix.side * ix.side;
         IncrementalScan {
             query,
             reach,
@@ -678,6 +766,8 @@ impl IncrementalScan {
             valid: false,
             hits: vec![0; POINTS * words],
             count: vec![0; POINTS],
+            nonzero: vec![0; POINTS],
+            group: words.div_ceil(64),
             with_hits: PointSet::new(),
             breaks,
             capacity,
@@ -691,6 +781,10 @@ impl IncrementalScan {
             appeared: Vec::with_capacity(capacity),
             vanished: Vec::with_capacity(capacity),
             dropped: 0,
+            visits: Vec::with_capacity(offsets),
+            cands: Vec::with_capacity(offsets),
+            survivors: Vec::with_capacity(SURVIVORS),
+            pad: vec![3; PAD * PAD],
         }
     }
 
@@ -748,6 +842,8 @@ impl IncrementalScan {
         let p = point_index(x, y);
         let hits = &mut self.hits[p * self.words..(p + 1) * self.words];
         hits.fill(0);
+        let (nonzero, group) = (&mut self.nonzero[p], self.group);
+        *nonzero = 0;
         self.count[p] = 0;
         self.with_hits.remove(x, y);
         let sw = ix.slot_words;
@@ -758,8 +854,8 @@ impl IncrementalScan {
         }
         let (mut n, mut verified) = (0, 0);
         let mut st = [0u8; FILTERED];
-        read_states(snap, x, y, 1, &mut st[..9]);
-        read_states(snap, x, y, 2, &mut st[9..]);
+        read_states(&self.pad, x, y, 1, &mut st[..9]);
+        read_states(&self.pad, x, y, 2, &mut st[9..]);
         let all = ix.buckets[ix.buckets.len() - ALL + st[0] as usize * 4 + st[3] as usize];
         let view = View7::cut(snap, x, y);
         let win = |m: &[u64; 4]| {
@@ -769,6 +865,7 @@ impl IncrementalScan {
         ix.filter(all, &st, win, |r| {
             if ix.holds_far(snap, r, x, y) {
                 hits[r / 64] |= 1 << (r % 64);
+                *nonzero |= 1 << (r / 64 / group);
                 ix.add_breaks(breaks, r);
                 n += 1;
             }
@@ -793,14 +890,16 @@ impl IncrementalScan {
         let ix = &*self.ix;
         let p = point_index(x, y);
         let (mut dropped, mut seen) = (0, 0);
-        for w in 0..self.words {
-            let mut bits = self.hits[p * self.words + w];
+        let (words, group, summary) = (self.words, self.group, self.nonzero[p]);
+        let hits = &mut self.hits[p * words..(p + 1) * words];
+        for_hit_words(summary, group, words, |w| {
+            let mut bits = hits[w];
             while bits != 0 {
                 let k = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
                 seen += 1;
                 if ix.refuses(w * 64 + k, dx, dy, slot, b) {
-                    self.hits[p * self.words + w] &= !(1u64 << k);
+                    hits[w] &= !(1u64 << k);
                     self.count[p] -= 1;
                     if self.count[p] == 0 {
                         self.with_hits.remove(x, y);
@@ -808,6 +907,9 @@ impl IncrementalScan {
                     dropped += 1;
                 }
             }
+        });
+        if dropped > 0 {
+            self.nonzero[p] = nonzero_groups(hits, summary, group);
         }
         (dropped, seen)
     }
@@ -837,8 +939,10 @@ impl IncrementalScan {
         let mut rematch = PointSet::new();
         let size = now.size as i32;
         if !self.valid || now.size != self.snap.size {
+            fill_pad(&mut self.pad, &now);
             self.dropped = 0;
             self.hits.fill(0);
+            self.nonzero.fill(0);
             self.count.fill(0);
             self.with_hits = PointSet::new();
             for y in 0..size {
@@ -867,6 +971,9 @@ impl IncrementalScan {
                 list.push((c.x as i8, c.y as i8, old, c.state));
             });
             u.changed = list.len();
+            for &(x, y, _, b) in &list {
+                self.pad[pad_index(x as i32, y as i32)] = b;
+            }
             if u.changed == 0 {
                 self.changes = list;
                 return u;
@@ -881,95 +988,111 @@ impl IncrementalScan {
                     | (if f & 2 != 0 { b } else { 0 })
                     | (if f & 4 != 0 { full & !(a | b) } else { 0 });
             }
+            // The index outlives the borrows of `self` below (a count, no copy).
+            let ix_arc = self.ix.clone();
+            let ix = &*ix_arc;
+            let (side, span, sw) = (ix.side, ix.span, ix.slot_words);
+            let mut visits = core::mem::take(&mut self.visits);
+            let mut cands = core::mem::take(&mut self.cands);
             for &(cx, cy, a, b) in &list[..u.changed] {
                 let (cx, cy) = (cx as i32, cy as i32);
                 // The changed point as a focus: its focus test changed.
-                let flipped = self.ix.focus_ok(a) != self.ix.focus_ok(b);
+                let flipped = ix.focus_ok(a) != ix.focus_ok(b);
                 if flipped {
                     let (c, v) = self.compute_hits(&now, cx, cy);
                     (u.checked, u.verified) = (u.checked + c, u.verified + v);
                     rematch.insert(cx, cy);
                 }
-                let span = self.ix.span;
                 let (x0, x1) = ((cx - span).max(0), (cx + span).min(size - 1));
                 let window = (u64::MAX >> (63 - x1 + x0) << x0) as u32;
                 let t = (a * 3 + b) as usize;
-                let sw = self.ix.slot_words;
-                let mut st = [0u8; FILTERED];
-                read_states(&now, cx, cy, 1, &mut st[9..]);
-                let around = present(&st[9..]) as u32;
-                let side = self.ix.side;
+                let mut around = [0u8; 8];
+                read_states(&self.pad, cx, cy, 1, &mut around);
+                let around_bits = present(&around) as u32;
+                let buckets = &ix.buckets[t * ix.slots..(t + 1) * ix.slots];
                 // The offset masks' bit `span - dx` is focus `cx - dx`: a shift.
                 let at = |m: u64| ((m as u128) << cx >> span) as u32 & window;
+                // Phase 1: the foci to visit; their buckets and break words are asked for
+                // before any is read, so the misses overlap.
+                visits.clear();
                 for y in (cy - span).max(0)..=(cy + span).min(size - 1) {
                     let row = (cy - y + span) as usize;
-                    let gain = at(self.ix.gain_rows[t * side + row]);
-                    let brk = at(self.ix.break_rows[b as usize * side + row]);
-                    let mut row = focus_rows[y as usize] & (gain | (brk & self.with_hits.row(y)));
-                    while row != 0 {
-                        let x = row.trailing_zeros() as i32;
-                        row &= row - 1;
-                        let (dx, dy) = (cx - x, cy - y);
-                        let slot = self.ix.slot(dx, dy);
-                        if slot == NO_SLOT || (flipped && (dx, dy) == (0, 0)) {
+                    let gain = at(ix.gain_rows[t * side + row]);
+                    let brk = at(ix.break_rows[b as usize * side + row]);
+                    let mut foci = focus_rows[y as usize] & (gain | (brk & self.with_hits.row(y)));
+                    // Foci within the span's columns: every offset has a grid place.
+                    let grid = &ix.grid[row * side..(row + 1) * side];
+                    while foci != 0 {
+                        let x = foci.trailing_zeros() as i32;
+                        foci &= foci - 1;
+                        let slot = grid[(cx - x + span) as usize];
+                        if slot == NO_SLOT || (flipped && (x, y) == (cx, cy)) {
                             continue;
                         }
                         let p = point_index(x, y);
-                        // Hits with a cell on the changed point that refuses its new state go.
-                        if self.count[p] > 0
-                            && self.breaks[p * 3 * sw + b as usize * sw + slot as usize / 64]
-                                >> (slot % 64)
-                                & 1
-                                != 0
-                        {
-                            let (lost, seen) = self.drop_hits((x, y), dx, dy, slot, b);
-                            u.checked += seen;
-                            if lost > 0 {
-                                rematch.insert(x, y);
-                            }
+                        prefetch(&buckets[slot as usize]);
+                        if self.count[p] > 0 {
+                            prefetch(
+                                &self.breaks[p * 3 * sw + b as usize * sw + slot as usize / 64],
+                            );
                         }
-                        let bucket = self.ix.buckets[t * self.ix.slots + slot as usize];
-                        if bucket.len == 0 {
-                            continue;
-                        }
-                        if bucket.around & around != around {
-                            continue;
-                        }
-                        read_states(&now, x, y, 1, &mut st[..9]);
-                        let near = present(&st[..9]);
-                        if bucket.near & near != near {
-                            continue;
-                        }
-                        u.checked += bucket.len as usize;
-                        let ix = &*self.ix;
-                        let (hits, count) = (&mut self.hits, &mut self.count);
-                        let words = self.words;
-                        let breaks = &mut self.breaks[p * 3 * sw..(p + 1) * 3 * sw];
-                        let mut gained = false;
-                        let mut view = None;
-                        let win = |m: &[u64; 4]| {
-                            u.verified += 1;
-                            view.get_or_insert_with(|| View7::cut(&now, x, y)).holds(m)
-                        };
-                        ix.filter(bucket, &st, win, |r| {
-                            if ix.holds_far(&now, r, x, y) {
-                                let w = &mut hits[p * words + r / 64];
-                                let bit = 1u64 << (r % 64);
-                                if *w & bit == 0 {
-                                    *w |= bit;
-                                    count[p] += 1;
-                                    ix.add_breaks(breaks, r);
-                                    gained = true;
-                                }
-                            }
+                        visits.push(Visit {
+                            x: x as i8,
+                            y: y as i8,
+                            slot,
                         });
-                        if gained {
-                            self.with_hits.insert(x, y);
+                    }
+                }
+                // Phase 2: drops, then the buckets' summaries; the filter rows of the foci
+                // that pass are asked for.
+                cands.clear();
+                for v in &visits {
+                    let (x, y) = (v.x as i32, v.y as i32);
+                    let (dx, dy, slot) = (cx - x, cy - y, v.slot);
+                    let p = point_index(x, y);
+                    // Hits with a cell on the changed point that refuses its new state go.
+                    if self.count[p] > 0
+                        && self.breaks[p * 3 * sw + b as usize * sw + slot as usize / 64]
+                            >> (slot % 64)
+                            & 1
+                            != 0
+                    {
+                        let (lost, seen) = self.drop_hits((x, y), dx, dy, slot, b);
+                        u.checked += seen;
+                        if lost > 0 {
                             rematch.insert(x, y);
                         }
                     }
+                    let bucket = buckets[slot as usize];
+                    if bucket.len == 0 || bucket.around & around_bits != around_bits {
+                        continue;
+                    }
+                    let mut st = [0u8; FILTERED];
+                    read_states(&self.pad, x, y, 1, &mut st[..9]);
+                    let near = present(&st[..9]);
+                    if bucket.near & near != near {
+                        continue;
+                    }
+                    st[9..].copy_from_slice(&around);
+                    u.checked += bucket.len as usize;
+                    let words = (bucket.len as usize).div_ceil(64);
+                    for w in 0..words.min(PREFETCH_WORDS) {
+                        let row = &ix.rows[bucket.rows as usize + w * ROWS..][..ROWS];
+                        prefetch(&row[st[0] as usize]);
+                        prefetch(&row[12 + st[3] as usize]);
+                    }
+                    cands.push(Cand {
+                        x: v.x,
+                        y: v.y,
+                        bucket,
+                        st,
+                    });
                 }
+                // Phases 3 to 5: the filter, the survivors' ids, their window masks.
+                self.settle(ix, &now, &cands, &mut rematch, &mut u);
             }
+            self.visits = visits;
+            self.cands = cands;
             self.rematch_by_tests(board, &now, &list, &mut rematch);
             self.changes = list;
         }
@@ -980,8 +1103,14 @@ impl IncrementalScan {
         if rematch.is_empty() {
             return u;
         }
-        let Some(class) = rom.class(self.query.class) else {
-            return u;
+        // Plain classes (every hit is its match) need no class program: each hit's match
+        // comes from the facts read at construction.
+        let class = match self.ix.plain {
+            Some(_) => None,
+            None => match rom.class(self.query.class) {
+                Some(c) => Some(c),
+                None => return u,
+            },
         };
         // Taken out for the loop (no allocation: an empty Vec is put in its place).
         let mut fresh = core::mem::take(&mut self.fresh);
@@ -993,6 +1122,20 @@ impl IncrementalScan {
             if !self.snap.on_board(x, y) || !self.ix.focus_ok(state(&self.snap, x, y)) {
                 return;
             }
+            let qmask = self.query.orientations.mask_at(x, y);
+            let hits = &hits[p * words..(p + 1) * words];
+            let Some(class) = &class else {
+                let facts = self.ix.plain.as_deref().unwrap_or(&[]);
+                for_hit_words(self.nonzero[p], self.group, words, |w| {
+                    let mut bits = hits[w];
+                    while bits != 0 {
+                        let r = w * 64 + bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        put_plain(&facts[r], qmask, x, y, &mut out);
+                    }
+                });
+                return;
+            };
             let ctx = Ctx {
                 rom,
                 board,
@@ -1001,12 +1144,8 @@ impl IncrementalScan {
                 x,
                 y,
             };
-            let mut g = HitSet {
-                words: &hits[p * words..(p + 1) * words],
-                first,
-            };
-            let qmask = self.query.orientations.mask_at(x, y);
-            run_class(&ctx, &class, qmask, &mut g, scratch, &mut out);
+            let mut g = HitSet { words: hits, first };
+            run_class(&ctx, class, qmask, &mut g, scratch, &mut out);
         });
         let (n, lost) = (out.len(), out.dropped());
         self.fresh = fresh;
@@ -1015,6 +1154,110 @@ impl IncrementalScan {
             self.splice(&rematch, n);
         }
         u
+    }
+
+    /// Phases 3 to 5 of an update, for one change: the filter over the candidates' buckets
+    /// (the survivors' ids asked for), then [`IncrementalScan::check_survivors`].
+    fn settle(
+        &mut self,
+        ix: &Index,
+        now: &Snapshot,
+        cands: &[Cand],
+        rematch: &mut PointSet,
+        u: &mut Update,
+    ) {
+        let mut surv = core::mem::take(&mut self.survivors);
+        surv.clear();
+        for (k, c) in cands.iter().enumerate() {
+            let b = c.bucket;
+            let words = (b.len as usize).div_ceil(64);
+            let rows = &ix.rows[b.rows as usize..b.rows as usize + words * ROWS];
+            for (w, row) in rows.chunks_exact(ROWS).enumerate() {
+                let mut acc = u64::MAX;
+                // Out after any point that empties the word: a row read is likelier a cache
+                // miss than the branch a mispredict.
+                for (i, &s) in c.st.iter().enumerate() {
+                    acc &= row[4 * i + s as usize];
+                    if i >= 3 && acc == 0 {
+                        break;
+                    }
+                }
+                while acc != 0 {
+                    let j = b.members as usize + w * 64 + acc.trailing_zeros() as usize;
+                    acc &= acc - 1;
+                    prefetch(&ix.members[j]);
+                    surv.push((k as u32, j as u32));
+                }
+                if surv.len() > SURVIVORS - 64 {
+                    self.check_survivors(ix, now, cands, &mut surv, rematch, u);
+                }
+            }
+        }
+        self.check_survivors(ix, now, cands, &mut surv, rematch, u);
+        self.survivors = surv;
+    }
+
+    /// Phases 4 and 5: the survivors' entry ids (`(candidate, member)` pairs become
+    /// `(candidate, entry)`; their window masks asked for), each checked on its focus's 7x7
+    /// window, then those left on their cells beyond; new hits are added. Empties `surv`.
+    fn check_survivors(
+        &mut self,
+        ix: &Index,
+        now: &Snapshot,
+        cands: &[Cand],
+        surv: &mut Vec<(u32, u32)>,
+        rematch: &mut PointSet,
+        u: &mut Update,
+    ) {
+        for s in surv.iter_mut() {
+            let r = ix.members[s.1 as usize];
+            prefetch(&ix.win[r as usize]);
+            prefetch(&ix.far[r as usize]);
+            s.1 = r;
+        }
+        // The window check keeps the survivors that pass it in place (their far cells asked
+        // for), then the far check.
+        let mut kept = 0;
+        // One window cut per candidate (its survivors are consecutive).
+        let mut view = (u32::MAX, View7([0; 4]));
+        for i in 0..surv.len() {
+            let (k, r) = surv[i];
+            if view.0 != k {
+                let c = &cands[k as usize];
+                view = (k, View7::cut(now, c.x as i32, c.y as i32));
+            }
+            u.verified += 1;
+            if view.1.holds(&ix.win[r as usize]) {
+                surv[kept] = (k, r);
+                kept += 1;
+                if let Some(c) = ix.cells.get(ix.far[r as usize][0] as usize) {
+                    prefetch(c);
+                }
+            }
+        }
+        let (words, sw) = (self.words, ix.slot_words);
+        for &(k, r) in &surv[..kept] {
+            let (x, y, r) = (
+                cands[k as usize].x as i32,
+                cands[k as usize].y as i32,
+                r as usize,
+            );
+            if !ix.holds_far(now, r, x, y) {
+                continue;
+            }
+            let p = point_index(x, y);
+            let w = &mut self.hits[p * words + r / 64];
+            let bit = 1u64 << (r % 64);
+            if *w & bit == 0 {
+                *w |= bit;
+                self.nonzero[p] |= 1 << (r / 64 / self.group);
+                self.count[p] += 1;
+                ix.add_breaks(&mut self.breaks[p * 3 * sw..(p + 1) * 3 * sw], r);
+                self.with_hits.insert(x, y);
+                rematch.insert(x, y);
+            }
+        }
+        surv.clear();
     }
 
     /// Adds the foci with hits whose tests read a changed point or the liberties of a string

@@ -28,6 +28,9 @@ mod compact;
 mod plan;
 #[cfg(feature = "alloc")]
 pub use plan::ScanPlan;
+// The incremental scan's rematch of plain classes.
+#[cfg(feature = "alloc")]
+pub(crate) use plan::{Fact, plain_facts, put_plain};
 #[cfg(feature = "alloc")]
 mod set;
 #[cfg(feature = "alloc")]

@@ -34,14 +34,16 @@ pub(crate) mod view;
 
 pub use board_parallel::{Area, ScanScratch};
 #[cfg(feature = "alloc")]
+pub(crate) use board_parallel::{Fact, plain_facts, put_plain};
+#[cfg(feature = "alloc")]
 pub use board_parallel::{ScanPlan, ScanSet};
 #[cfg(feature = "alloc")]
 pub use results::HitPlan;
 pub(crate) use results::Sink;
 pub use results::{Hit, HitBuf};
-#[cfg(feature = "bench-internals")]
-pub use view::build as view_words;
 pub use view::{KeptViews, WithViews};
+#[cfg(feature = "bench-internals")]
+pub use view::{build as view_words, cut_views};
 
 use crate::board::{BoardView, Colour, Point};
 use crate::geometry::Orientation;

@@ -44,7 +44,7 @@ pub enum Cut {
     /// BMI2 `pext`, one per run of the ring order and colour.
     Pext,
     /// AVX-512: one bit shuffle per colour (BITALG `vpshufbitqmb`) cuts the window's rows,
-    /// two byte permutes per word (VBMI `vpermi2b`) place its points (with the AVX-512 level).
+    /// one byte permute per word (VBMI `vpermb`) places its points (with the AVX-512 level).
     Shuffle,
 }
 
@@ -113,7 +113,7 @@ struct Features {
     bmi2: bool,
     /// `pext` is fast (not microcoded).
     fast_pext: bool,
-    /// AVX-512 BITALG (`vpshufbitqmb`), VBMI (`vpermi2b`) and BW (`vpmovm2b`).
+    /// AVX-512 BITALG (`vpshufbitqmb`), VBMI (`vpermb`) and BW (byte masks and compares).
     bitalg: bool,
 }
 
@@ -332,6 +332,46 @@ pub(crate) fn view<B: crate::board::BoardView + ?Sized>(
     }
 }
 
+/// [`view`] at every focus of `foci` into `out` (as many as both hold; returns that many),
+/// the path resolved once for all of them: the per-path loop is compiled inside the path's
+/// `#[target_feature]` function, so the cut is inlined with its constants loaded once.
+pub(crate) fn views<B: crate::board::BoardView + ?Sized>(
+    b: &B,
+    persp: crate::board::Colour,
+    foci: &[(i32, i32)],
+    out: &mut [[u64; 3]],
+) -> usize {
+    use super::view::{build_tables, each};
+    match current().cut {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as in `view`.
+        Cut::Shuffle => unsafe { x86::views_bitalg(b, persp, foci, out) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as in `view`.
+        Cut::Pext => unsafe { x86::views_bmi2(b, persp, foci, out) },
+        _ => each(b, persp, foci, out, |b, p, x, y, o| {
+            *o = build_tables(b, p, x, y)
+        }),
+    }
+}
+
+/// Asks for the cache line holding `r` ahead of its use, so that independent misses are in
+/// flight together (the incremental update's phases); a no-op off x86-64. A hint: it never
+/// faults and changes no result.
+#[inline(always)]
+#[cfg_attr(not(feature = "alloc"), allow(dead_code))] // only the (alloc) incremental scan
+pub(crate) fn prefetch<T>(r: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: `_mm_prefetch` (SSE, baseline on x86-64) only hints the cache; `r` is a live
+    // reference in any case.
+    unsafe {
+        use core::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        _mm_prefetch::<_MM_HINT_T0>((r as *const T).cast::<i8>());
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = r;
+}
+
 #[cfg(target_arch = "x86_64")]
 mod x86 {
     use super::Kernel;
@@ -352,6 +392,7 @@ mod x86 {
     }
 
     #[target_feature(enable = "bmi2")]
+    #[inline]
     pub(super) fn view_bmi2<B: crate::board::BoardView + ?Sized>(
         b: &B,
         persp: crate::board::Colour,
@@ -363,6 +404,28 @@ mod x86 {
         })
     }
 
+    #[target_feature(enable = "bmi2")]
+    pub(super) fn views_bmi2<B: crate::board::BoardView + ?Sized>(
+        b: &B,
+        persp: crate::board::Colour,
+        foci: &[(i32, i32)],
+        out: &mut [[u64; 3]],
+    ) -> usize {
+        crate::matching::view::each(b, persp, foci, out, |b, p, x, y, o| {
+            *o = view_bmi2(b, p, x, y)
+        })
+    }
+
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512bitalg")]
+    pub(super) fn views_bitalg<B: crate::board::BoardView + ?Sized>(
+        b: &B,
+        persp: crate::board::Colour,
+        foci: &[(i32, i32)],
+        out: &mut [[u64; 3]],
+    ) -> usize {
+        crate::matching::view::each(b, persp, foci, out, |b, p, x, y, o| shuffled(b, p, x, y, o))
+    }
+
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512bitalg")]
     pub(super) fn view_bitalg<B: crate::board::BoardView + ?Sized>(
         b: &B,
@@ -370,7 +433,26 @@ mod x86 {
         x: i32,
         y: i32,
     ) -> [u64; 3] {
-        use crate::matching::view::{FOE_INDEX, FRIEND_INDEX, WORD_INDEX, build_shuffled};
+        let mut out = [0; 3];
+        shuffled(b, persp, x, y, &mut out);
+        out
+    }
+
+    /// The shuffle cut's steps (`view::build_shuffled`), writing into `out` (in a loop, the
+    /// words go straight from the mask registers to the caller's slice).
+    #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512bitalg")]
+    #[inline]
+    fn shuffled<B: crate::board::BoardView + ?Sized>(
+        b: &B,
+        persp: crate::board::Colour,
+        x: i32,
+        y: i32,
+        out: &mut [u64; 3],
+    ) {
+        use crate::matching::view::{
+            FOE_FLAG, FOE_INDEX, FRIEND_FLAG, FRIEND_INDEX, OFF_FLAG, WORD_PERM, WORD_TEST,
+            build_shuffled,
+        };
         use core::arch::x86_64::*;
         let planes = |rows: &[u64; 7], r: u32| {
             // SAFETY: the mask reads the 7 u64s of `rows` only.
@@ -380,29 +462,26 @@ mod x86 {
                 .map(|i| _mm512_bitshuffle_epi64_mask(lanes, _mm512_set1_epi64(i as i64)))
         };
         let words = |f: u64, o: u64, off: u64| {
+            // One state byte per point (the three planes are disjoint; empty is 0), each
+            // plane's flag set in parallel.
             let (f, o, n) = (
-                _mm512_movm_epi8(f),
-                _mm512_movm_epi8(o),
-                _mm512_movm_epi8(off),
+                _mm512_maskz_set1_epi8(f, FRIEND_FLAG as i8),
+                _mm512_maskz_set1_epi8(o, FOE_FLAG as i8),
+                _mm512_maskz_set1_epi8(off, OFF_FLAG as i8),
             );
-            // Empty: in none of the three.
-            let e = _mm512_ternarylogic_epi64::<0x01>(f, o, n);
-            WORD_INDEX.map(|[fo, en]| {
+            let v = _mm512_ternarylogic_epi64::<0xFE>(f, o, n);
+            core::array::from_fn(|w| {
                 // SAFETY: 64 bytes each.
-                let (fo, en) = unsafe {
+                let (perm, test) = unsafe {
                     (
-                        _mm512_loadu_epi64(fo.as_ptr().cast()),
-                        _mm512_loadu_epi64(en.as_ptr().cast()),
+                        _mm512_loadu_epi64(WORD_PERM[w].as_ptr().cast()),
+                        _mm512_loadu_epi64(WORD_TEST[w].as_ptr().cast()),
                     )
                 };
-                let v = _mm512_or_si512(
-                    _mm512_permutex2var_epi8(f, fo, o),
-                    _mm512_permutex2var_epi8(e, en, n),
-                );
-                _mm512_movepi8_mask(v)
+                _mm512_cmpeq_epi8_mask(_mm512_permutexvar_epi8(perm, v), test)
             })
         };
-        build_shuffled(b, persp, x, y, planes, words)
+        build_shuffled(b, persp, x, y, planes, words, out)
     }
 }
 

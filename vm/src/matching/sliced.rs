@@ -2,7 +2,10 @@
 //! `64 * bw` entries, OR the table rows of the bits set in the view; the zero bits of the
 //! result are the entries whose masks pass, found lowest first (= priority order).
 //!
-//! The word-0 rows (edges, focus, ring 1, half of ring 2) come first. After them most blocks
+//! The word-0 rows (edges, focus, ring 1, half of ring 2) come first; with a format-v4 image,
+//! one row per pair of those points in their joint state (9 rows instead of 17 for a focus
+//! away from the edge; a pair with a point off the board takes the other's single row).
+//! After them most blocks
 //! of real patterns keep no entry (the block is done) or a few: up to [`survivor_limit`] of
 //! them are checked against their word-1 and word-2 masks (two loads each) instead of ORing the
 //! block's ~40 other rows. The word-0 rows of two consecutive blocks are ORed in one pass
@@ -14,7 +17,8 @@ use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 
 use super::{Geometry, simd};
 use crate::rom::ClassInfo;
-use crate::rom::sliced::{ClassSlices, MAX_BLOCK_WORDS, ROW_BASE, ROW_BITS};
+use crate::rom::layout::{WORD_BASE, WORD_POINTS};
+use crate::rom::sliced::{ClassSlices, MAX_BLOCK_WORDS, PAIRS, ROW_BASE, ROW_BITS, pair_row};
 use crate::rom::wire::u64_at;
 
 /// At most 12 edge bits + 49 point bits are set in a view.
@@ -28,7 +32,9 @@ const SURVIVOR_LIMIT: u32 = 4;
 
 static LIMIT: AtomicU32 = AtomicU32::new(SURVIVOR_LIMIT);
 
-static PAIRS: AtomicBool = AtomicBool::new(true);
+static BLOCK_PAIRS: AtomicBool = AtomicBool::new(true);
+
+static PAIR_ROWS: AtomicBool = AtomicBool::new(true);
 
 /// Blocks with at most this many entries left after the word-0 rows check those entries'
 /// other mask words instead of ORing the other rows (`0`: always OR every row).
@@ -46,14 +52,63 @@ pub fn set_survivor_limit(limit: Option<u32>) {
 /// Whether the word-0 rows of two consecutive blocks are ORed in one pass (the default), or
 /// one block at a time.
 pub fn paired_blocks() -> bool {
-    PAIRS.load(Ordering::Relaxed)
+    BLOCK_PAIRS.load(Ordering::Relaxed)
 }
 
 /// Sets [`paired_blocks`] (`None`: the default), for tests and benches: both give the same
 /// matches.
 #[cfg(feature = "bench-internals")]
 pub fn set_paired_blocks(pairs: Option<bool>) {
-    PAIRS.store(pairs.unwrap_or(true), Ordering::Relaxed);
+    BLOCK_PAIRS.store(pairs.unwrap_or(true), Ordering::Relaxed);
+}
+
+/// Whether the pair rows of a format-v4 image are ORed (the default), or the single rows of
+/// each point (the kernel of older images).
+pub fn pair_rows() -> bool {
+    PAIR_ROWS.load(Ordering::Relaxed)
+}
+
+/// Sets [`pair_rows`] (`None`: the default), for tests and benches: both give the same
+/// matches.
+#[cfg(feature = "bench-internals")]
+pub fn set_pair_rows(on: Option<bool>) {
+    PAIR_ROWS.store(on.unwrap_or(true), Ordering::Relaxed);
+}
+
+/// The byte offsets (in a block) of the word-0 rows of `v0`'s set bits through the pair rows
+/// that start at row `base`: edge bits and the focus by their single rows, each pair by its
+/// joint row, or by its one on-board point's single row. Returns the rows written.
+#[inline]
+fn pair_row_list(v0: u64, base: usize, row_bytes: usize, rows: &mut [u32; MAX_ROWS]) -> usize {
+    const N: u32 = WORD_POINTS[0] as u32;
+    const B: u32 = WORD_BASE[0];
+    let single = |bit: u32| ((ROW_BASE[0] + bit as usize) * row_bytes) as u32;
+    let mut n = 0;
+    // Edge bits, then the focus (slot 0: one of its three bits).
+    let mut m = v0 & ((1 << B) - 1);
+    m |= v0 & (1 << B | 1 << (B + N) | 1 << (B + 2 * N));
+    while m != 0 {
+        rows[n] = single(m.trailing_zeros());
+        m &= m - 1;
+        n += 1;
+    }
+    let all = (1u64 << N) - 1;
+    let (f, o, e) = (v0 >> B & all, v0 >> (B + N) & all, v0 >> (B + 2 * N) & all);
+    // Per point: its state (0 friend, 1 foe, 2 empty) and whether it is on the board.
+    let state = |k: u32| ((o >> k & 1) + 2 * (e >> k & 1)) as usize;
+    let on = f | o | e;
+    for k in 0..PAIRS {
+        let (a, b) = (1 + 2 * k as u32, 2 + 2 * k as u32);
+        let (sa, sb) = (state(a), state(b));
+        rows[n] = match (on >> a & 1, on >> b & 1) {
+            (1, 1) => ((base + pair_row(k, sa, sb)) * row_bytes) as u32,
+            (1, _) => single(B + sa as u32 * N + a),
+            (_, 1) => single(B + sb as u32 * N + b),
+            _ => continue,
+        };
+        n += 1;
+    }
+    n
 }
 
 pub(crate) struct Sliced<'a> {
@@ -75,12 +130,20 @@ pub(crate) struct Sliced<'a> {
     nrows: usize,
     nrows0: usize,
     /// Blocks `lo..hi` are computed; those with candidates are `live_block[..nlive]`
-    /// (ascending), their candidates (bit set = every mask word passes) in `live`; `cur` is
-    /// the first one the last query did not pass.
+    /// (ascending), their candidates (bit set = every mask word passes) in `live`.
     lo: u32,
     hi: u32,
     nlive: usize,
+    /// The cursor: the lowest candidate from entry `resume` on (relative to `first`) is the
+    /// lowest bit of `rest` (at entry `rest_base`), else of the words `open` of live block
+    /// `cur`, else of the live blocks after it, else in the blocks from `hi` on. A query from
+    /// `resume` (the class programs ask from the last hit + 1, or from the end of the last
+    /// query) continues from it instead of finding its block and word again.
+    resume: u32,
     cur: usize,
+    open: u32,
+    rest: u64,
+    rest_base: u32,
     live_block: [u32; LIVE],
     /// Per live block, bit `u` set when word `u` of its candidates is not zero.
     live_words: [u8; LIVE],
@@ -95,7 +158,13 @@ impl<'a> Sliced<'a> {
         let mut rows = [0u32; MAX_ROWS];
         let mut n = 0;
         let mut n0 = 0;
+        let pairs = s.pairs.filter(|_| pair_rows());
         for (w, &v) in view.iter().enumerate().take(words) {
+            if let (0, Some(base)) = (w, pairs) {
+                n = pair_row_list(v, base, row_bytes, &mut rows);
+                n0 = n;
+                continue;
+            }
             let mut m = v & (u64::MAX >> (64 - ROW_BITS[w]));
             while m != 0 && n < MAX_ROWS {
                 let bit = m.trailing_zeros() as usize;
@@ -124,7 +193,11 @@ impl<'a> Sliced<'a> {
             lo: 0,
             hi: 0,
             nlive: 0,
+            resume: u32::MAX,
             cur: 0,
+            open: 0,
+            rest: 0,
+            rest_base: 0,
             live_block: [0; LIVE],
             live_words: [0; LIVE],
             live: [[0; MAX_BLOCK_WORDS]; LIVE],
@@ -169,7 +242,54 @@ impl<'a> Sliced<'a> {
             4 => chunk!(4),
             _ => chunk!(8),
         };
-        (self.lo, self.hi, self.nlive, self.cur) = (b0, b, nlive, 0);
+        (self.lo, self.hi, self.nlive) = (b0, b, nlive);
+        self.point_at(0);
+    }
+
+    /// The cursor at the start of live block `c` (past the last one: nothing left below `hi`).
+    #[inline(always)]
+    fn point_at(&mut self, c: usize) {
+        self.cur = c;
+        self.open = if c < self.nlive {
+            self.live_words[c & (LIVE - 1)] as u32
+        } else {
+            0
+        };
+        self.rest = 0;
+    }
+
+    /// Puts the cursor on the lowest candidate from entry `i` on (computing blocks from the
+    /// one holding `i`, up to the one holding `end - 1`, when `i` lies outside `lo..hi`).
+    #[inline(never)]
+    fn seek(&mut self, i: u32, end: u32) {
+        let shift = self.shift();
+        let block = i >> shift;
+        if block < self.lo || block >= self.hi {
+            self.refill(block, end);
+        }
+        let c = self.live_block[..self.nlive]
+            .iter()
+            .position(|&b| b >= block)
+            .unwrap_or(self.nlive);
+        self.point_at(c);
+        if c < self.nlive && self.live_block[c] == block {
+            // Within the block holding `i`: the entries from `i` on.
+            let skip = i - (block << shift);
+            let (su, sb) = (skip / 64, skip % 64);
+            self.open &= u32::MAX << su;
+            if self.open & 1 << su != 0 {
+                self.open &= !(1 << su);
+                self.rest = self.live[c][su as usize & (MAX_BLOCK_WORDS - 1)] & u64::MAX << sb;
+                self.rest_base = (block << shift) + su * 64;
+            }
+        }
+        self.resume = i;
+    }
+
+    /// Entries per block, as a shift (`64 * bw`, a power of two).
+    #[inline(always)]
+    fn shift(&self) -> u32 {
+        6 + self.bw.trailing_zeros()
     }
 }
 
@@ -368,44 +488,45 @@ fn keep<const BW: usize>(
 impl Geometry for Sliced<'_> {
     #[inline]
     fn next(&mut self, from: u32, end: u32) -> Option<u32> {
-        // Blocks hold `64 * bw` entries, a power of two: shifts, not divisions.
-        let shift = 6 + self.bw.trailing_zeros();
-        let (mut i, end) = (from.checked_sub(self.first)?, end.checked_sub(self.first)?);
-        while i < end {
-            let block = i >> shift;
-            if block < self.lo || block >= self.hi {
-                self.refill(block, end);
-            } else if self.cur > 0 && self.live_block[self.cur - 1] >= block {
-                // A query behind the last one (not made by the class programs): rescan.
-                self.cur = 0;
-            }
-            while self.cur < self.nlive {
-                let b = self.live_block[self.cur];
-                if b >= block {
-                    let e0 = b << shift;
-                    // Within the block holding `i`, the entries from `i` on: the words with
-                    // candidates from the one holding `i`.
-                    let skip = i.saturating_sub(e0);
-                    let (su, sb) = (skip / 64, skip % 64);
-                    let words = &self.live[self.cur];
-                    let mut open = self.live_words[self.cur] as u32 & (u32::MAX << su);
-                    while open != 0 {
-                        let u = open.trailing_zeros();
-                        open &= open - 1;
-                        let mut word = words[u as usize & (MAX_BLOCK_WORDS - 1)];
-                        if u == su {
-                            word &= u64::MAX << sb;
-                        }
-                        if word != 0 {
-                            let hit = e0 + u * 64 + word.trailing_zeros();
-                            return (hit < end).then_some(self.first + hit);
-                        }
-                    }
-                }
-                self.cur += 1;
-            }
-            i = self.hi << shift;
+        let (i, end) = (from.checked_sub(self.first)?, end.checked_sub(self.first)?);
+        if i >= end {
+            return None;
         }
-        None
+        if i != self.resume {
+            self.seek(i, end);
+        }
+        loop {
+            if self.rest != 0 {
+                let hit = self.rest_base + self.rest.trailing_zeros();
+                if hit >= end {
+                    // Not consumed: still the lowest candidate from `end` on.
+                    self.resume = end;
+                    return None;
+                }
+                self.rest &= self.rest - 1;
+                self.resume = hit + 1;
+                return Some(self.first + hit);
+            }
+            if self.open != 0 {
+                let u = self.open.trailing_zeros();
+                self.open &= self.open - 1;
+                let c = self.cur;
+                self.rest = self.live[c & (LIVE - 1)][u as usize & (MAX_BLOCK_WORDS - 1)];
+                self.rest_base = (self.live_block[c & (LIVE - 1)] << self.shift()) + u * 64;
+                continue;
+            }
+            if self.cur + 1 < self.nlive {
+                self.point_at(self.cur + 1);
+                continue;
+            }
+            // Every live block passed: the blocks from `hi` on, if any lie below `end`.
+            let h = self.hi << self.shift();
+            if h >= end || h >= self.n {
+                self.cur = self.nlive;
+                self.resume = end;
+                return None;
+            }
+            self.refill(self.hi, end);
+        }
     }
 }

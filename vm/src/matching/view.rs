@@ -126,6 +126,39 @@ pub fn build<B: BoardView + ?Sized>(b: &B, persp: Colour, x: i32, y: i32) -> [u6
     super::simd::view(b, persp, x, y)
 }
 
+/// The view words of many foci of one board seen from `persp` ([`build`] at each): `out[i]`
+/// for `foci[i]`, as many as both slices hold (the rest of `out` is left as it was); returns
+/// that many. The instruction-set path is resolved once, and its cut runs in one loop with
+/// its constants loaded once (docs/performance.md, "One match call and the view"): what a
+/// caller that cuts the views of several foci of a position pays per view.
+pub fn cut_views<B: BoardView + ?Sized>(
+    b: &B,
+    persp: Colour,
+    foci: &[(i32, i32)],
+    out: &mut [[u64; 3]],
+) -> usize {
+    super::simd::views(b, persp, foci, out)
+}
+
+/// `cut` at every focus of `foci` (writing the words into its last argument), the board's
+/// kept words first ([`cut_views`]).
+#[inline(always)]
+pub(crate) fn each<B: BoardView + ?Sized>(
+    b: &B,
+    persp: Colour,
+    foci: &[(i32, i32)],
+    out: &mut [[u64; 3]],
+    cut: impl Fn(&B, Colour, i32, i32, &mut [u64; 3]),
+) -> usize {
+    for (&(x, y), o) in foci.iter().zip(out.iter_mut()) {
+        match b.view7(persp, x, y) {
+            Some(v) => *o = v,
+            None => cut(b, persp, x, y, o),
+        }
+    }
+    foci.len().min(out.len())
+}
+
 /// The view words cut from the board's row bitboards when it has them (docs/performance.md,
 /// "One match call and the view") instead of 49 point reads: the friend and foe stones of
 /// the 7 window rows ([`BoardView::window7`]), one table lookup per row and colour into ring
@@ -244,7 +277,7 @@ pub(crate) fn build_with<B: BoardView + ?Sized>(
 /// Index bytes of the first shuffle of [`build_shuffled`], the same in every lane (a padded
 /// row rotated so that the window's west column is bit 0 for the friend stones, bit 32 for
 /// the foe): byte `j` picks bit `j` (friend) or `32 + j` (foe). What byte 7 picks is never
-/// read: [`WORD_INDEX`] reads bits `8 * i + j` with `i, j < 7` only.
+/// read: [`WORD_PERM`] reads bytes `8 * i + j` with `i, j < 7` only.
 pub(crate) const FRIEND_INDEX: u64 = 0x0706_0504_0302_0100;
 /// [`FRIEND_INDEX`] for the foe stones.
 pub(crate) const FOE_INDEX: u64 = FRIEND_INDEX + 0x2020_2020_2020_2020;
@@ -252,10 +285,6 @@ pub(crate) const FOE_INDEX: u64 = FRIEND_INDEX + 0x2020_2020_2020_2020;
 const fn plane_bit(dx: i8, dy: i8) -> u8 {
     (8 * (dy + 3) + dx + 3) as u8
 }
-
-/// A byte of a plane that is always 0: the 8th row (the first shuffle's 8th lane is not
-/// loaded, and [`OFF_ROWS`] leaves it clear).
-const ZERO_BYTE: u8 = 56;
 
 /// `OFF_ROWS[side][d]`: [`EDGE`] as a row-major plane (bit [`plane_bit`]): the window points
 /// beyond the edge on `side` (0 west, 1 east, 2 north, 3 south) of a focus `d` from it.
@@ -284,24 +313,37 @@ const fn off_rows() -> [[u64; 32]; 4] {
     t
 }
 
-/// Index bytes of [`build_shuffled`]'s word shuffles (byte permutes of the planes as bytes,
-/// two sources each: index bit 6 picks the second). `WORD_INDEX[w][0]` picks word `w`'s
-/// friend bits from the friend plane and its foe bits from the foe plane; `WORD_INDEX[w][1]`
-/// its empty bits from the empty plane and its edge bits from the off-board plane (the point
-/// `r` steps from the focus in that direction). Every other byte picks a 0.
-pub(crate) static WORD_INDEX: [[[u8; 64]; 2]; 3] = word_index();
+/// The state byte of a window point in [`build_shuffled`]'s byte plane (one value per state,
+/// so that one byte compare per view bit reads any of them, [`WORD_TEST`]): a friend stone.
+pub(crate) const FRIEND_FLAG: u8 = 1;
+/// [`FRIEND_FLAG`] for a foe stone.
+pub(crate) const FOE_FLAG: u8 = 2;
+/// [`FRIEND_FLAG`] for an empty point (in none of the planes).
+pub(crate) const EMPTY_FLAG: u8 = 0;
+/// [`FRIEND_FLAG`] for a point off the board.
+pub(crate) const OFF_FLAG: u8 = 4;
+/// What [`WORD_TEST`] holds for a bit that holds nothing: no state byte.
+const NO_STATE: u8 = 0xFF;
 
-const fn word_index() -> [[[u8; 64]; 2]; 3] {
-    let mut t = [[[ZERO_BYTE; 64], [64 + ZERO_BYTE; 64]]; 3];
+/// `WORD_PERM[w][bit]`: the byte of the state plane (row-major, [`plane_bit`]) that bit
+/// `bit` of view word `w` reads, and `WORD_TEST[w][bit]` the state it is set for there: a
+/// point's friend, foe or empty bit reads the point; an edge thermometer bit of `r` steps in
+/// a direction reads the point `r` steps away for [`OFF_FLAG`]. Bits that hold nothing ask
+/// for [`NO_STATE`].
+pub(crate) static WORD_PERM: [[u8; 64]; 3] = word_tables().0;
+/// See [`WORD_PERM`].
+pub(crate) static WORD_TEST: [[u8; 64]; 3] = word_tables().1;
+
+const fn word_tables() -> ([[u8; 64]; 3], [[u8; 64]; 3]) {
+    let (mut perm, mut test) = ([[0u8; 64]; 3], [[NO_STATE; 64]; 3]);
     let mut k = 0;
     while k < 49 {
         let (dx, dy) = RING[k];
-        let at = plane_bit(dx, dy);
         let mut st = 0;
         while st < 3 {
             let (w, bit) = POINT_BITS[k][st];
-            // Friend: first source; foe: second; empty: first source of the second shuffle.
-            t[w as usize][st / 2][bit as usize] = at + if st == 1 { 64 } else { 0 };
+            perm[w as usize][bit as usize] = plane_bit(dx, dy);
+            test[w as usize][bit as usize] = [FRIEND_FLAG, FOE_FLAG, EMPTY_FLAG][st];
             st += 1;
         }
         k += 1;
@@ -311,12 +353,14 @@ const fn word_index() -> [[[u8; 64]; 2]; 3] {
         let mut r = 1;
         while r <= 3 {
             let (dx, dy) = [(0, -r), (r, 0), (0, r), (-r, 0)][dir as usize];
-            t[0][1][edge_bit(dir, r as u32) as usize] = 64 + plane_bit(dx, dy);
+            let bit = edge_bit(dir, r as u32) as usize;
+            perm[0][bit] = plane_bit(dx, dy);
+            test[0][bit] = OFF_FLAG;
             r += 1;
         }
         dir += 1;
     }
-    t
+    (perm, test)
 }
 
 /// [`build_tables`] with bit shuffles and byte permutes (AVX-512 BITALG and VBMI).
@@ -325,8 +369,10 @@ const fn word_index() -> [[[u8; 64]; 2]; 3] {
 /// [`plane_bit`]: window row `i`, column `j` at `8 * i + j`; the 8th row 0) with one
 /// `vpshufbitqmb` each ([`FRIEND_INDEX`], [`FOE_INDEX`]: output bit `8 * l + i` is bit
 /// `index[8 * l + i] & 63` of lane `l`). `words(friend, foe, off)` takes those planes and the
-/// off-board one ([`OFF_ROWS`], four lookups) as bytes, makes the empty plane (neither) and
-/// permutes them straight into the three words ([`WORD_INDEX`]). Boards without padded rows
+/// off-board one ([`OFF_ROWS`], four lookups), makes one byte per point holding its state's
+/// flag ([`FRIEND_FLAG`]..[`OFF_FLAG`]; empty where in none) and per word permutes those
+/// bytes into bit order and tests each for its bit's flag ([`WORD_PERM`], [`WORD_TEST`]),
+/// which gives the word straight in a mask register. Boards without padded rows
 /// give their [`BoardView::window7`] bytes as the planes. Compiled into the BITALG path of
 /// [`super::simd`], which passes the intrinsics.
 #[inline(always)]
@@ -337,7 +383,8 @@ pub(crate) fn build_shuffled<B: BoardView + ?Sized>(
     y: i32,
     planes: impl Fn(&[u64; 7], u32) -> [u64; 2],
     words: impl Fn(u64, u64, u64) -> [u64; 3],
-) -> [u64; 3] {
+    out: &mut [u64; 3],
+) {
     let s = b.size() as i32;
     if (x as u32) < s as u32 && (y as u32) < s as u32 {
         let at = |side: usize, d: i32| OFF_ROWS[side][d as usize & 31];
@@ -347,18 +394,20 @@ pub(crate) fn build_shuffled<B: BoardView + ?Sized>(
             lanes.copy_from_slice(&rows[(y as usize).min(25)..][..7]);
             let r = (x as u32 & 31) | ((persp == Colour::White) as u32 * 32);
             let [f, o] = planes(&lanes, r);
-            return words(f, o, off);
+            *out = words(f, o, off);
+            return;
         }
         if let Some(w) = b.window7(x, y) {
             let [black, white] =
                 w.map(|r| u64::from_le_bytes([r[0], r[1], r[2], r[3], r[4], r[5], r[6], 0]));
-            return match persp {
+            *out = match persp {
                 Colour::Black => words(black, white, off),
                 Colour::White => words(white, black, off),
             };
+            return;
         }
     }
-    off_board(b, persp, x, y)
+    *out = off_board(b, persp, x, y);
 }
 
 /// `vpshufbitqmb` bit by bit (the instruction's definition), for tests of [`build_shuffled`]
@@ -376,26 +425,24 @@ fn soft_shuffled<B: BoardView + ?Sized>(b: &B, persp: Colour, x: i32, y: i32) ->
         let rows = core::array::from_fn(|i| rows.get(i).map_or(0, |v| v.rotate_right(r)));
         [FRIEND_INDEX, FOE_INDEX].map(|i| soft_bitshuffle(rows, lanes(i)))
     };
-    // Bytes of a plane (`vpmovm2b`), two-source byte permute (`vpermt2b`), bits of the
-    // bytes' top bits (`vpmovb2m`).
-    let bytes =
-        |p: u64| -> [u8; 64] { core::array::from_fn(|n| 0u8.wrapping_sub((p >> n & 1) as u8)) };
-    let permute = |a: [u8; 64], index: &[u8; 64], b: [u8; 64]| -> [u8; 64] {
-        core::array::from_fn(|n| {
-            let i = index[n] as usize;
-            if i & 64 == 0 { a[i & 63] } else { b[i & 63] }
-        })
-    };
-    let bits = |v: [u8; 64]| (0..64).fold(0u64, |acc, n| acc | ((v[n] >> 7) as u64) << n);
+    // The state bytes (each plane's flag ORed in), one byte permute (`vpermb`) and one byte
+    // compare (`vpcmpeqb`) per word.
     let words = |f: u64, o: u64, off: u64| {
-        let (f, o, n) = (bytes(f), bytes(o), bytes(off));
-        let e: [u8; 64] = core::array::from_fn(|i| !(f[i] | o[i] | n[i]));
+        let plane: [u8; 64] = core::array::from_fn(|n| {
+            [(f, FRIEND_FLAG), (o, FOE_FLAG), (off, OFF_FLAG)]
+                .iter()
+                .fold(EMPTY_FLAG, |v, &(p, flag)| v | ((p >> n & 1) as u8 * flag))
+        });
         core::array::from_fn(|w| {
-            let [fo, en] = &WORD_INDEX[w];
-            bits(permute(f, fo, o)) | bits(permute(e, en, n))
+            (0..64).fold(0u64, |acc, n| {
+                let hit = plane[WORD_PERM[w][n] as usize & 63] == WORD_TEST[w][n];
+                acc | (hit as u64) << n
+            })
         })
     };
-    build_shuffled(b, persp, x, y, planes, words)
+    let mut out = [0; 3];
+    build_shuffled(b, persp, x, y, planes, words, &mut out);
+    out
 }
 
 /// The portable `pext` (bit by bit), for tests of [`build_with`] on any machine.
@@ -671,6 +718,7 @@ mod tests {
     use super::super::simd;
     use super::*;
     use crate::board::Board;
+    use alloc::{vec, vec::Vec};
 
     /// A board with row bitboards but the trait's default `window7` (an engine's own board).
     struct RowsOnly<'a>(&'a Board);
@@ -727,6 +775,39 @@ mod tests {
                             let _ = b.place(c, x, y);
                         }
                     }
+                }
+                // The batch cut on every path, over each row of foci (off the board too)
+                // and one list of every focus.
+                let foci: Vec<(i32, i32)> = (-4..=size as i32 + 3)
+                    .flat_map(|y| (-4..=size as i32 + 3).map(move |x| (x, y)))
+                    .collect();
+                for p in [Colour::Black, Colour::White] {
+                    let want: Vec<[u64; 3]> = foci
+                        .iter()
+                        .map(|&(x, y)| build_points(&b, p, x, y))
+                        .collect();
+                    for path in simd::Simd::supported() {
+                        simd::force(Some(path)).unwrap();
+                        for (f, w) in foci
+                            .chunks(size as usize + 8)
+                            .zip(want.chunks(size as usize + 8))
+                        {
+                            let mut out = vec![[0; 3]; f.len() + 1];
+                            assert_eq!(cut_views(&b, p, f, &mut out), f.len());
+                            assert_eq!(
+                                &out[..f.len()],
+                                w,
+                                "{path:?}: batch, {size}, row {:?}",
+                                f[0]
+                            );
+                            assert_eq!(out[f.len()], [0; 3], "{path:?}: past the foci");
+                        }
+                        let mut out = vec![[0; 3]; foci.len()];
+                        assert_eq!(cut_views(&b, p, &foci, &mut out[..7]), 7);
+                        assert_eq!(cut_views(&RowsOnly(&b), p, &foci, &mut out), foci.len());
+                        assert_eq!(out, want, "{path:?}: batch, default window7, {size}");
+                    }
+                    simd::force(None).unwrap();
                 }
                 for y in -4..=size as i32 + 3 {
                     for x in -4..=size as i32 + 3 {
@@ -790,6 +871,21 @@ mod tests {
                     None,
                     "{what}: off ({x},{y})"
                 );
+            }
+            // The batch cut reads the kept words too (and cuts the foci off the board).
+            let foci: Vec<(i32, i32)> = (-1..=s)
+                .flat_map(|y| (-1..=s).map(move |x| (x, y)))
+                .collect();
+            for p in [Colour::Black, Colour::White] {
+                let mut out = vec![[0; 3]; foci.len()];
+                assert_eq!(cut_views(&with, p, &foci, &mut out), foci.len());
+                for (&(x, y), got) in foci.iter().zip(&out) {
+                    assert_eq!(
+                        *got,
+                        build_points(b, p, x, y),
+                        "{what}: batch ({x},{y}) {p:?}"
+                    );
+                }
             }
         };
         for size in [9u8, 5, 19, 25, 19] {

@@ -1,4 +1,4 @@
-//! The ROM image (format v3; v1 and v2 images still load): one module for the reader ([`Rom::from_bytes`], zero-copy, fully
+//! The ROM image (format v4; v1 to v3 images still load): one module for the reader ([`Rom::from_bytes`], zero-copy, fully
 //! validating) and the writer ([`write()`], feature `builder`), so the wire format is defined in
 //! one place. The byte-by-byte description is `docs/rom-format.md`.
 
@@ -40,7 +40,7 @@ use wire::Table;
 /// First 8 bytes of every image.
 pub const MAGIC: [u8; 8] = *b"LENSROM\x1a";
 /// The format version this VM writes (it reads [`MIN_FORMAT_VERSION`]..=this).
-pub const FORMAT_VERSION: u32 = 3;
+pub const FORMAT_VERSION: u32 = 4;
 /// The oldest format version this VM reads.
 pub const MIN_FORMAT_VERSION: u32 = 1;
 /// Bytes before the section table.
@@ -276,7 +276,7 @@ pub enum LoadErrorKind {
     BadMagic,
     /// The `0xFEFF` check read differently: a big-endian image or a corrupt header.
     WrongEndianness,
-    /// A format version this VM does not read (it reads 1 to 3).
+    /// A format version this VM does not read (it reads 1 to 4).
     UnsupportedVersion(u32),
     /// The declared file length differs from the byte count.
     LengthMismatch {
@@ -523,7 +523,7 @@ impl<'a> Rom<'a> {
         let t = self.t(s);
         (t.base != 0).then_some((t.base, t.data.len()))
     }
-    /// The version in the image's header (1, 2 or 3).
+    /// The version in the image's header (1 to 4).
     pub fn format_version(&self) -> u32 {
         HeaderRec::read(self.bytes).version
     }

@@ -5,6 +5,11 @@
 //! The section is the exact transpose of the `masks` section (the loader checks it), so the
 //! mask kernel and the sliced kernel agree by construction; an image without it still loads
 //! and runs the mask kernel. Byte layout: `docs/rom-format.md`, "sliced".
+//!
+//! Format v4 appends [`PAIR_ROWS`] rows per block: one per pair of word-0 points and joint
+//! state (the OR of the two points' rows), so a call ORs one row per pair instead of two
+//! (9 word-0 rows instead of 17 for a focus away from the edge). Older images have no pair
+//! rows and are matched with the single rows.
 
 use super::records::{SlicedIndexRec, sliced_index_at};
 use super::wire::u64_at;
@@ -17,7 +22,35 @@ pub const ROW_BITS: [usize; 3] = [63, 63, 33];
 /// Largest block, in u64 words per row (512 entries).
 pub const MAX_BLOCK_WORDS: usize = 8;
 
-/// Rows per block of a class with `words` mask words.
+/// Word-0 point pairs with rows of their own (format v4): pair `k` joins the points in ring
+/// slots `1 + 2k` and `2 + 2k` (the focus, slot 0, keeps its single rows).
+pub const PAIRS: usize = 8;
+/// Pair rows per block: per pair, one per joint state (3 x 3: friend, foe, empty).
+pub const PAIR_ROWS: usize = PAIRS * 9;
+/// The first format version whose `sliced` blocks carry pair rows.
+pub const PAIRS_SINCE: u32 = 4;
+
+/// Row (from the block's first pair row) of pair `k` with its first point in state `s` and
+/// its second in state `t` (0 friend, 1 foe, 2 empty).
+pub const fn pair_row(k: usize, s: usize, t: usize) -> usize {
+    k * 9 + s * 3 + t
+}
+
+/// The word-0 view bits (single rows) of pair `k`'s two points in state `s`.
+const fn pair_bits(k: usize, s: usize) -> [usize; 2] {
+    let (a, b) = (1 + 2 * k, 2 + 2 * k);
+    let base = ROW_BASE[0] + crate::rom::layout::WORD_BASE[0] as usize;
+    let n = crate::rom::layout::WORD_POINTS[0];
+    [base + s * n + a, base + s * n + b]
+}
+
+/// Rows per block of a class with `words` mask words: its single rows (one per view bit),
+/// then, with `pairs`, the [`PAIR_ROWS`].
+pub const fn block_rows(words: usize, pairs: bool) -> usize {
+    rows(words) + if pairs { PAIR_ROWS } else { 0 }
+}
+
+/// Single rows (one per view bit) per block of a class with `words` mask words.
 pub const fn rows(words: usize) -> usize {
     match words {
         1 => ROW_BASE[0] + ROW_BITS[0],
@@ -45,8 +78,10 @@ pub struct ClassSlices<'a> {
     pub bytes: &'a [u8],
     /// u64 words per row (1, 2, 4 or 8): a block holds `64 * bw` entries.
     pub bw: usize,
-    /// Rows per block ([`rows`] of the class's mask words).
+    /// Rows per block ([`block_rows`] of the class's mask words).
     pub rows: usize,
+    /// The block's first pair row (format v4; `None`: single rows only).
+    pub pairs: Option<usize>,
 }
 
 impl<'a> Rom<'a> {
@@ -83,7 +118,15 @@ impl<'a> Rom<'a> {
         let n = class.entry_count() as usize;
         let len = n.div_ceil(64 * bw) * rows * bw;
         let bytes = t.data.get(first * 8..(first + len) * 8)?;
-        Some(ClassSlices { bytes, bw, rows })
+        // (The loader accepted only these two row counts.)
+        let single = self::rows(class.words());
+        let pairs = (rows == block_rows(class.words(), true)).then_some(single);
+        Some(ClassSlices {
+            bytes,
+            bw,
+            rows,
+            pairs,
+        })
     }
 }
 
@@ -141,13 +184,21 @@ pub(super) fn validate(rom: &Rom<'_>) -> Result<(), LoadError> {
             ));
         }
         let words = class.words();
-        let rows = rows(words);
-        if rows_c as usize != rows {
+        let single = rows(words);
+        let pairs = rows_c as usize == block_rows(words, true);
+        if rows_c as usize != single && !pairs {
             return Err(bad(
                 t.at(c, sliced_index_at::rows),
                 "sliced row count does not match the class's mask words",
             ));
         }
+        if pairs && rom.format_version() < PAIRS_SINCE {
+            return Err(bad(
+                t.at(c, sliced_index_at::rows),
+                "sliced pair rows in an image of format version 3 or older",
+            ));
+        }
+        let rows = rows_c as usize;
         let blocks = n.div_ceil(64 * bw);
         let len = blocks * rows * bw;
         if first + len > t.len() {
@@ -174,6 +225,24 @@ pub(super) fn validate(rom: &Rom<'_>) -> Result<(), LoadError> {
                                 t.base + r * 8,
                                 "sliced table disagrees with the class masks",
                             ));
+                        }
+                    }
+                }
+                // Every pair row is the OR of its two points' rows (checked above).
+                for k in 0..PAIRS * pairs as usize {
+                    for s in 0..3 {
+                        for tt in 0..3 {
+                            let row = |i: usize| first + (blk * rows + i) * bw + u;
+                            let [a, _] = pair_bits(k, s);
+                            let [_, b] = pair_bits(k, tt);
+                            let want = u64_at(t.data, row(a) * 8) | u64_at(t.data, row(b) * 8);
+                            let r = row(single + pair_row(k, s, tt));
+                            if u64_at(t.data, r * 8) != want {
+                                return Err(bad(
+                                    t.base + r * 8,
+                                    "sliced pair row is not the OR of its two points' rows",
+                                ));
+                            }
                         }
                     }
                 }
@@ -209,7 +278,8 @@ pub(super) fn build(classes: &[Option<ClassMasks>], max_bw: usize) -> alloc::vec
         };
         match c {
             Some((masks, words)) if !masks.is_empty() => {
-                let (n, rows) = (masks.len(), rows(*words));
+                let (n, single) = (masks.len(), rows(*words));
+                let rows = block_rows(*words, true);
                 let bw = block_words(n, max_bw);
                 let blocks = n.div_ceil(64 * bw);
                 let base = tables.len();
@@ -220,6 +290,22 @@ pub(super) fn build(classes: &[Option<ClassMasks>], max_bw: usize) -> alloc::vec
                         for b in 0..ROW_BITS[w] {
                             if m[w] >> b & 1 != 0 {
                                 tables[base + (blk * rows + ROW_BASE[w] + b) * bw + u] |= 1 << bit;
+                            }
+                        }
+                    }
+                }
+                // The pair rows: ORs of single rows already written.
+                for blk in 0..blocks {
+                    for u in 0..bw {
+                        let at = |r: usize| base + (blk * rows + r) * bw + u;
+                        for k in 0..PAIRS {
+                            for s in 0..3 {
+                                for t in 0..3 {
+                                    let [a, _] = pair_bits(k, s);
+                                    let [_, b] = pair_bits(k, t);
+                                    tables[at(single + pair_row(k, s, t))] =
+                                        tables[at(a)] | tables[at(b)];
+                                }
                             }
                         }
                     }

@@ -72,7 +72,7 @@ pub struct ScanPlan {
 /// What a geometric hit of one entry reports in a plain class (see [`plain_facts`]): the
 /// pattern's record read once at [`ScanPlan::new`] instead of at every match.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Fact {
+pub(crate) struct Fact {
     /// Pattern index in the ROM.
     pub p: u32,
     /// `PatternSpec::id`.
@@ -90,7 +90,7 @@ pub(super) struct Fact {
 /// match in entry order: mode `all`, no default, only runs (no globs) in ascending entry
 /// order, no tests, no rejects. `None` for any other class (its survivors take the class
 /// program).
-fn plain_facts(rom: &Rom<'_>, info: &ClassInfo<'_>) -> Option<Vec<Fact>> {
+pub(crate) fn plain_facts(rom: &Rom<'_>, info: &ClassInfo<'_>) -> Option<Vec<Fact>> {
     if info.mode() != Mode::All || info.default_value().is_some() {
         return None;
     }
@@ -542,7 +542,7 @@ pub(super) fn emit_plain<O: Sink + ?Sized>(
 /// The match of a plain class's hit of entry `f` at `(x, y)`, as the class program would
 /// give it (`qmask`: the query's orientations there), unless it reports nothing.
 #[inline(always)]
-pub(super) fn put_plain<O: Sink + ?Sized>(f: &Fact, qmask: u8, x: i32, y: i32, out: &mut O) {
+pub(crate) fn put_plain<O: Sink + ?Sized>(f: &Fact, qmask: u8, x: i32, y: i32, out: &mut O) {
     let sel = f.cov & qmask;
     if f.skip || sel == 0 {
         return;
