@@ -92,6 +92,8 @@ fn match_scan_and_lens_calls_do_not_allocate() {
                     produced +=
                         facts.match_hits_at(rom, b, &NoHost, &q, 2, 2, &mut scratch, &mut out);
                     let mut out = MatchBuf::new(&mut slots);
+                    produced += facts.match_at(rom, b, &NoHost, &q, 2, 2, &mut scratch, &mut out);
+                    let mut out = MatchBuf::new(&mut slots);
                     produced +=
                         reference::match_at(rom, b, &NoHost, &q, 1, 1, &mut scratch, &mut out);
                 }

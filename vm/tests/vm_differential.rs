@@ -229,6 +229,14 @@ fn agree(
                 (nb, b.as_slice()),
                 "HitPlan differs: class {c} at ({x},{y}) {q:?}"
             );
+            // Full matches through the same facts.
+            let mut pm = MatchBuf::new(&mut fast);
+            let np = f.match_at(s, &board, &NoHost, &q, x, y, &mut scratch, &mut pm);
+            assert_eq!(
+                (np, pm.as_slice()),
+                (nb, b.as_slice()),
+                "HitPlan::match_at differs: class {c} at ({x},{y}) {q:?}"
+            );
             let mut sr = MatchBuf::new(&mut fast);
             let nsr = s.match_at(&rows_board, &NoHost, &q, x, y, &mut scratch, &mut sr);
             assert_eq!(

@@ -167,6 +167,7 @@ fn check<B: BoardView>(
             plan.plain()
         );
     }
+    let mut fast2 = vec![Match::EMPTY; fast.len()];
     for y in area.y0..area.y1 {
         for x in area.x0..area.x1 {
             let mut a = MatchBuf::new(fast);
@@ -191,6 +192,17 @@ fn check<B: BoardView>(
                 resolved(&h),
                 a.as_slice(),
                 "HitPlan::match_hits_at ({x}, {y}): {q:?}"
+            );
+            // Full matches through the same facts.
+            let mut m = MatchBuf::new(&mut fast2);
+            assert_eq!(
+                facts.match_at(rom, board, &NoHost, q, x, y, scratch, &mut m),
+                n
+            );
+            assert_eq!(
+                m.as_slice(),
+                a.as_slice(),
+                "HitPlan::match_at ({x}, {y}): {q:?}"
             );
         }
     }

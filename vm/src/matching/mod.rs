@@ -484,7 +484,7 @@ pub(crate) fn run_class_from<
                     // A compact hit of a match known from the entry's facts (no tests; result
                     // kind and offset): the pattern's and result's records are not read. Kept
                     // free of branches on the (unpredictable) kind and orientation.
-                    if O::HITS && plain.kind != results::Plain::NO && mode != Mode::Best {
+                    if plain.kind != results::Plain::NO && mode != Mode::Best {
                         let [a, b, c, d] = results::TURN[t as usize & 7];
                         let (dx, dy) = (plain.dx as i32, plain.dy as i32);
                         let (px, py) = (ctx.x + a * dx + b * dy, ctx.y + c * dx + d * dy);
@@ -495,7 +495,12 @@ pub(crate) fn run_class_from<
                             continue;
                         }
                         let before = out.stored();
-                        out.put_hit(ctx.x, ctx.y, t, p);
+                        if O::HITS {
+                            out.put_hit(ctx.x, ctx.y, t, p);
+                        } else {
+                            let f = src.pattern(p);
+                            out.put_plain((ctx.x, ctx.y), t, p, plain.kind, (px, py), &f);
+                        }
                         rejects.add_if(is_reject & (out.stored() > before), px, py);
                         if mode == Mode::First && !is_reject {
                             stopped = true;

@@ -101,6 +101,21 @@ pub(crate) trait Sink {
     /// [`Sink::HITS`] only: nothing else of the match is needed).
     #[inline(always)]
     fn put_hit(&mut self, _x: i32, _y: i32, _t: u8, _p: u32) {}
+    /// Stores the match of pattern index `p` at the focus `(x, y)` in orientation `t`, known
+    /// from an entry's facts: its result of kind `kind` ([`Plain`]) at `at` (already mapped),
+    /// the pattern's other fields in `f` (read only by outputs without [`Sink::HITS`]).
+    #[inline(always)]
+    fn put_plain(
+        &mut self,
+        (x, y): (i32, i32),
+        t: u8,
+        p: u32,
+        kind: u8,
+        at: (i32, i32),
+        f: &PatFact,
+    ) {
+        let _ = (x, y, t, p, kind, at, f);
+    }
     /// Whether a reject at `(x, y)` was stored since entry `start` (`rom` resolves compact
     /// entries).
     fn rejected_since(&self, rom: &Rom<'_>, start: usize, x: i32, y: i32) -> bool;
@@ -114,6 +129,39 @@ impl Sink for MatchBuf<'_> {
     #[inline(always)]
     fn put(&mut self, m: &Match, _p: u32) {
         self.push(*m);
+    }
+    #[inline(always)]
+    fn put_plain(
+        &mut self,
+        focus: (i32, i32),
+        t: u8,
+        _p: u32,
+        kind: u8,
+        at: (i32, i32),
+        f: &PatFact,
+    ) {
+        let (x, y) = at;
+        let result = match kind {
+            Plain::MOVE => MatchResult::Move {
+                x,
+                y,
+                value: f.value,
+                bits: f.bits,
+                sequence: (f.sequence != crate::rom::NONE).then_some(f.sequence),
+            },
+            Plain::REJECT => MatchResult::Reject { x, y },
+            _ => MatchResult::Value {
+                value: f.value,
+                bits: f.bits,
+            },
+        };
+        self.push(Match {
+            pattern: f.id,
+            orientation: t,
+            focus,
+            result,
+            priority: f.priority,
+        });
     }
     fn rejected_since(&self, _rom: &Rom<'_>, start: usize, x: i32, y: i32) -> bool {
         MatchBuf::rejected_since(self, start, x, y)
@@ -279,9 +327,27 @@ pub(crate) const TURN: [[i32; 4]; 8] = {
     m
 };
 
+/// What a full [`Match`] of a plain pattern (no tests) takes from the pattern's and its
+/// result's records, kept per pattern in a [`HitPlan`] so that a `Match` is written from the
+/// facts too (one more read, not two dependent ones).
+#[derive(Clone, Copy, Default, Debug)]
+pub(crate) struct PatFact {
+    pub id: u32,
+    pub priority: i32,
+    pub value: i32,
+    pub bits: u32,
+    /// A move's sequence index, or `NONE`.
+    pub sequence: u32,
+}
+
 /// Where the class program reads an entry: `(pattern index, orientation, covers, plain)`.
 pub(crate) trait Entries {
     fn get(&self, rom: &Rom<'_>, e: u32) -> (u32, u8, u8, Plain);
+    /// The facts of pattern index `p` whose entry `get` called plain.
+    #[inline(always)]
+    fn pattern(&self, _p: u32) -> PatFact {
+        PatFact::default()
+    }
 }
 
 /// The ROM's entry records (nothing is known plain).
@@ -304,6 +370,9 @@ impl Entries for FromRom {
 pub(crate) struct Facts<'f> {
     facts: &'f [u64],
     first: u32,
+    /// Per pattern index from `pat0` ([`PatFact`]).
+    pats: &'f [PatFact],
+    pat0: u32,
 }
 
 #[cfg(feature = "alloc")]
@@ -319,6 +388,36 @@ impl Entries for Facts<'_> {
             dy: (f >> 24) as i8,
         };
         ((f >> 32) as u32, (f >> 8) as u8 & 7, f as u8, plain)
+    }
+    #[inline(always)]
+    fn pattern(&self, p: u32) -> PatFact {
+        self.pats
+            .get(p.wrapping_sub(self.pat0) as usize)
+            .copied()
+            .unwrap_or_default()
+    }
+}
+
+/// The [`PatFact`] of pattern index `p`.
+#[cfg(feature = "alloc")]
+fn pat_fact(rom: &Rom<'_>, p: u32) -> PatFact {
+    let pat = rom.pattern(p);
+    let (value, bits, sequence) = match pat.result() {
+        Some(RawResult::Move {
+            value,
+            bits,
+            sequence,
+            ..
+        }) => (value, bits, sequence.unwrap_or(crate::rom::NONE)),
+        Some(RawResult::Value { value, bits }) => (value, bits, crate::rom::NONE),
+        _ => (0, 0, crate::rom::NONE),
+    };
+    PatFact {
+        id: pat.id(),
+        priority: pat.priority(),
+        value,
+        bits,
+        sequence,
     }
 }
 
@@ -356,6 +455,9 @@ pub struct HitPlan {
     fingerprint: (u64, usize, u32, u32),
     /// Per entry (see [`Facts`]).
     facts: alloc::vec::Vec<u64>,
+    /// Per pattern index from `pat0`, for `Match` output ([`PatFact`]).
+    pats: alloc::vec::Vec<PatFact>,
+    pat0: u32,
 }
 
 #[cfg(feature = "alloc")]
@@ -364,10 +466,16 @@ impl HitPlan {
     pub fn new(rom: &Rom<'_>, class: ClassId) -> Option<HitPlan> {
         let info = rom.class(class)?;
         let (first, count) = (info.first_entry(), info.entry_count());
+        let facts: alloc::vec::Vec<u64> = (first..first + count).map(|e| fact(rom, e)).collect();
+        let ps = || facts.iter().map(|f| (f >> 32) as u32);
+        let pat0 = ps().min().unwrap_or(0);
+        let pat_end = ps().max().map_or(pat0, |p| p + 1);
         Some(HitPlan {
             class,
             fingerprint: (rom.source_hash(), rom.entry_count(), first, count),
-            facts: (first..first + count).map(|e| fact(rom, e)).collect(),
+            pats: (pat0..pat_end).map(|p| pat_fact(rom, p)).collect(),
+            pat0,
+            facts,
         })
     }
 
@@ -414,10 +522,36 @@ impl HitPlan {
         if q.class != self.class || !self.fits(rom) {
             return rom.match_hits_at(board, host, q, x, y, scratch, out);
         }
-        let facts = Facts {
+        super::dispatch::match_at_from(rom, board, host, q, x, y, scratch, &self.src(), out)
+    }
+
+    /// [`Rom::match_at`] through the facts: the same matches in the same order, a plain
+    /// pattern's `Match` written from its entry's and its pattern's facts (no record reads). A
+    /// query of another class, or facts of another ROM, take [`Rom::match_at`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn match_at<B: BoardView + ?Sized, H: Host + ?Sized>(
+        &self,
+        rom: &Rom<'_>,
+        board: &B,
+        host: &H,
+        q: &Query,
+        x: i32,
+        y: i32,
+        scratch: &mut impl CallScratch,
+        out: &mut MatchBuf<'_>,
+    ) -> usize {
+        if q.class != self.class || !self.fits(rom) {
+            return rom.match_at(board, host, q, x, y, scratch, out);
+        }
+        super::dispatch::match_at_from(rom, board, host, q, x, y, scratch, &self.src(), out)
+    }
+
+    fn src(&self) -> Facts<'_> {
+        Facts {
             facts: &self.facts,
             first: self.fingerprint.2,
-        };
-        super::dispatch::match_at_from(rom, board, host, q, x, y, scratch, &facts, out)
+            pats: &self.pats,
+            pat0: self.pat0,
+        }
     }
 }
