@@ -27,6 +27,7 @@ use lens_compiler::import::gnugo::{
 };
 use lens_vm::board::Colour;
 use lens_vm::geometry::Orientation;
+use lens_vm::matching::simd::{self, Simd};
 use lens_vm::matching::{ScanPlan, ScanSet};
 use lens_vm::{Match, MatchBuf, MatchResult, NoHost, Orientations, Query, Rom, Scratch};
 
@@ -172,6 +173,8 @@ fn lens_matches_equal_gnugo_on_every_oracle_database() {
     let mut over_foci = 0;
     let mut plain = 0;
     let mut shared = [0usize; 2];
+    // Shared walks whose offset planes were gathered portably / with `pext`.
+    let mut gathers = [0usize; 2];
     for &(db, files, _mode) in DATABASES {
         let mut got = BTreeSet::new();
         let mut left_out = Vec::new();
@@ -201,12 +204,17 @@ fn lens_matches_equal_gnugo_on_every_oracle_database() {
             // in one walk over all stones.
             let set = ScanSet::new(&rom, &class_ids).unwrap();
             let mut set_slots = vec![Match::EMPTY; SLOTS * 2 * class_ids.len()];
-            for (id, board) in &boards {
+            for (b, (id, board)) in boards.iter().enumerate() {
+                // Every other position on the portable path: both gathers of the offset planes.
+                simd::force((b % 2 == 1).then_some(Simd::PORTABLE)).unwrap();
                 let mut outs: Vec<MatchBuf> =
                     set_slots.chunks_mut(SLOTS).map(MatchBuf::new).collect();
                 let walked =
                     set.scan_shared(&rom, board, Orientations::All, &mut scratch, &mut outs);
                 shared[usize::from(walked.is_some())] += usize::from(set.walked() > 0);
+                if walked.is_some() {
+                    gathers[usize::from(simd::current().pext_offsets())] += 1;
+                }
                 let mut outs: Vec<MatchBuf> =
                     set_slots.chunks_mut(SLOTS).map(MatchBuf::new).collect();
                 set.scan(
@@ -341,6 +349,16 @@ fn lens_matches_equal_gnugo_on_every_oracle_database() {
     assert!(over_foci > 0, "no plan walked its trie over the foci");
     assert!(plain > 0, "no plan skipped the class program");
     assert!(shared[1] > 0, "no ScanSet walked its classes together");
+    simd::force(None).unwrap();
+    eprintln!("ScanSet offsets gathered portably / by pext: {gathers:?}");
+    assert!(
+        gathers[0] > 0,
+        "no shared walk gathered its offsets portably"
+    );
+    assert!(
+        gathers[1] > 0 || !Simd::supported().any(|p| p.pext_offsets()),
+        "no shared walk gathered its offsets by pext on a CPU that has it"
+    );
     let left: Vec<(&str, usize, usize)> = excluded
         .iter()
         .map(|(d, n, m)| (d.as_str(), n.len(), *m))

@@ -404,9 +404,23 @@ fn scan_set_equals_reference_scans() {
         for _ in 0..[40, 40, 60, 30, 20, 50][i] {
             let mut p = random_pattern(&mut rng, next_id, r, false);
             p.cells.truncate(3 + rng.below(3) as usize);
-            p.result = Some(lens_vm::spec::ResultSpec::Value {
-                value: next_id as i32,
-                bits: 0,
+            // Values and moves (the shared walk writes a move's point turned by the entry's
+            // orientation and moved to the focus).
+            p.result = Some(if rng.below(2) == 0 {
+                lens_vm::spec::ResultSpec::Value {
+                    value: next_id as i32,
+                    bits: 0,
+                }
+            } else {
+                lens_vm::spec::ResultSpec::Move {
+                    at: lens_vm::spec::Offset {
+                        dx: rng.below(2 * r as u64 + 1) as i16 - r,
+                        dy: rng.below(2 * r as u64 + 1) as i16 - r,
+                    },
+                    value: next_id as i32,
+                    bits: 1,
+                    sequence: None,
+                }
             });
             nodes.push(ClassNode::Pattern(p));
             next_id += 1;
@@ -444,6 +458,8 @@ fn scan_set_equals_reference_scans() {
     let paths: Vec<Simd> = Simd::supported().collect();
     let mut matches = vec![0usize; ids.len()];
     let mut taken = [0usize; 2];
+    // Shared walks whose offset planes were gathered portably / with `pext`.
+    let mut gathers = [0usize; 2];
     for round in 0..24 {
         simd::force(Some(paths[round % paths.len()])).unwrap();
         let size = [5u8, 7, 9, 13, 19, 25][round % 6];
@@ -467,6 +483,9 @@ fn scan_set_equals_reference_scans() {
             // Declined past 256 stones (or more hits than the scratch holds).
             assert!(stones <= 256 || walked.is_none(), "{stones} stones");
             taken[usize::from(walked.is_some())] += 1;
+            if walked.is_some() {
+                gathers[usize::from(paths[round % paths.len()].pext_offsets())] += 1;
+            }
             let mut outs: Vec<MatchBuf> = slots.chunks_mut(1 << 13).map(MatchBuf::new).collect();
             let n = set.scan(&rom, b, &NoHost, orientations, &mut scratch, &mut outs);
             let mut total = 0;
@@ -494,7 +513,14 @@ fn scan_set_equals_reference_scans() {
     }
     simd::force(None).unwrap();
     assert!(matches.iter().all(|&n| n > 0), "{matches:?}");
-    println!("shared walk declined / taken: {taken:?}");
+    println!(
+        "shared walk declined / taken: {taken:?}; offsets gathered portably / by pext: {gathers:?}"
+    );
+    assert!(gathers[0] > 0, "the portable gather");
+    assert!(
+        gathers[1] > 0 || !paths.iter().any(|p| p.pext_offsets()),
+        "the pext gather, on a CPU that has it"
+    );
     // Both: the walk over all stones, and the plans alone past 256 stones.
     assert!(taken[0] > 0 && taken[1] > 0, "{taken:?}");
 }

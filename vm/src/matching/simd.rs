@@ -6,8 +6,9 @@
 //! ring order with `pext`, or with AVX-512 bit shuffles and byte permutes). The Rust source of
 //! the first two is the same for every level: a kernel implements `Kernel` and `run` calls it
 //! inside a function compiled with `#[target_feature]`, so LLVM vectorises it for that width.
+//! The whole-board scan builds its offset planes with `pext` at the AVX-512 level ([`gather`]).
 //! This is the crate's only `unsafe`: calling such a function is sound only on a CPU with the
-//! feature, and `run` and `view` do so only when [`current`] says the CPU has it.
+//! feature, and `run`, `gather` and `view` do so only when [`current`] says the CPU has it.
 //!
 //! * With `std`, the CPU is asked once (`is_x86_feature_detected!`: AVX2, AVX-512F, BMI2,
 //!   AVX-512 BITALG with VBMI and BW).
@@ -72,6 +73,12 @@ impl Simd {
                 [Cut::Tables, Cut::Pext, Cut::Shuffle].map(|cut| Simd { vector, cut })
             })
             .filter(move |s| have.allows(*s))
+    }
+
+    /// Whether the whole-board scan builds its offset planes with BMI2 `pext` on this path
+    /// (the AVX-512 level; see `gather`), else with the portable gather.
+    pub fn pext_offsets(self) -> bool {
+        self.vector == Vector::Avx512
     }
 
     fn code(self) -> u8 {
@@ -222,8 +229,8 @@ fn detect() -> Features {
         DETECTED.store(c, Ordering::Relaxed);
         f
     };
-    // AVX-512 code here also uses AVX2 instructions.
-    let avx512 = f.avx512 && f.avx2;
+    // AVX-512 code here also uses AVX2 instructions, and BMI2 (`gather`).
+    let avx512 = f.avx512 && f.avx2 && f.bmi2;
     Features {
         avx512,
         bitalg: f.bitalg && avx512,
@@ -279,6 +286,30 @@ pub(crate) fn run<K: Kernel>(k: K) -> K::Out {
         // SAFETY: as above, AVX2 only when the CPU has it.
         Vector::Avx2 => unsafe { x86::avx2(k) },
         _ => k.run(),
+    }
+}
+
+/// A loop that gathers bits by index: with BMI2 `pext` at the AVX-512 level, portably
+/// otherwise (the whole-board scan's offset planes, `matching/board_parallel/compact.rs`).
+/// Every AVX-512 CPU has BMI2 with a fast `pext` (AMD before Zen 3, where it is microcoded,
+/// has no AVX-512), so the level decides and forcing it tests both forms.
+pub(crate) trait Gather {
+    type Out;
+    /// With `pext` (the closure is BMI2's).
+    fn pext(self, pext: impl Fn(u64, u64) -> u64) -> Self::Out;
+    /// Without it.
+    fn portable(self) -> Self::Out;
+}
+
+/// Runs `g` in the form the current vector level takes (see [`Gather`]).
+#[inline]
+pub(crate) fn gather<G: Gather>(g: G) -> G::Out {
+    match current().vector {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: the AVX-512 level is reported only with BMI2 (`detect`; `force` refuses
+        // paths the CPU lacks).
+        Vector::Avx512 => unsafe { x86::gather_bmi2(g) },
+        _ => g.portable(),
     }
 }
 
@@ -353,6 +384,11 @@ mod x86 {
     #[target_feature(enable = "avx2,avx512f,popcnt")]
     pub(super) fn avx512<K: Kernel>(k: K) -> K::Out {
         k.run()
+    }
+
+    #[target_feature(enable = "bmi2")]
+    pub(super) fn gather_bmi2<G: super::Gather>(g: G) -> G::Out {
+        g.pext(|v, m| core::arch::x86_64::_pext_u64(v, m))
     }
 
     #[target_feature(enable = "bmi2")]

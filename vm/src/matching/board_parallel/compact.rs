@@ -16,6 +16,7 @@ use alloc::vec::Vec;
 use super::plan::{Key, Node};
 use super::{CACHED, ENTRY_BITS, HITS, MAX_SIDE, MAX_WORDS, SIDE};
 use crate::board::{BoardView, Colour};
+use crate::matching::simd;
 
 /// Most foci of a compact scan (two words per set).
 pub(super) const MAX_FOCI: usize = 128;
@@ -33,6 +34,27 @@ const PAD: i32 = CACHED;
 const PS: i32 = MAX_SIDE + 2 * PAD;
 /// Offsets `(dx, dy)` with `|dx|, |dy| <= CACHED`.
 const OFFS: usize = SIDE * SIDE;
+/// Zero words on each side of a board-wide plane in [`Position`]: a shift by an offset of
+/// up to `CACHED * (MAX_SIDE + 1)` bits reads within it.
+const PADW: usize = 4;
+const PW: usize = MAX_WORDS + 2 * PADW;
+
+/// The position the compact scans read: point codes (the portable gather) and board-wide
+/// bit planes (the `pext` gather).
+#[derive(Clone, Debug)]
+struct Position {
+    /// Point codes of the padded board, row `y + PAD`, column `x + PAD`.
+    codes: [u8; (PS * PS) as usize],
+    /// Black, white and "none" points (on the board, reported as none of the three states),
+    /// bit `y * s + x` of words `PADW..`.
+    planes: [[u64; PW]; 3],
+    /// Per `dx` in `-CACHED..=CACHED`: the points whose column `x + dx` is on the board.
+    cols: [[u64; MAX_WORDS]; SIDE],
+    s: i32,
+    /// Whether any point is "none" (else that plane is not gathered).
+    none: bool,
+}
+
 /// Code of a point: black, white, empty, off the board (index of its one-hot set); an on-board
 /// point the board reports as none of these matches no state.
 const BLACK: u8 = 0;
@@ -150,6 +172,9 @@ pub(super) struct Slot<const P: usize> {
     pad: [u16; MAX_STONES],
     /// Board point of focus `i`.
     point: [u16; MAX_STONES],
+    /// Per board word (bit `y * s + x` at word `(y * s + x) / 64`), the number of its first
+    /// focus: where the `pext` gather puts that word's foci.
+    base: [u16; MAX_WORDS],
     /// Offsets whose planes are built.
     built: [u64; OFFS.div_ceil(64)],
     /// Per offset, the planes of the 16 allowed-state sets, `words` = `n.div_ceil(64)` words
@@ -167,18 +192,14 @@ impl<const P: usize> Slot<P> {
             n: 0,
             pad: [0; MAX_STONES],
             point: [0; MAX_STONES],
+            base: [0; MAX_WORDS],
             built: [0; OFFS.div_ceil(64)],
             planes: [0; P],
         }
     }
 
     /// Numbers the foci `band` (at most `P / (OFFS * 16) * 64` of them) unless it already does.
-    fn number<const N: usize>(
-        &mut self,
-        band: &[u64; N],
-        s: i32,
-        codes: &[u8; (PS * PS) as usize],
-    ) {
+    fn number<const N: usize>(&mut self, band: &[u64; N], s: i32, pos: &Position) {
         if self.valid && self.foci[..N] == band[..] && self.foci[N..] == [0; MAX_WORDS][N..] {
             return;
         }
@@ -196,7 +217,10 @@ impl<const P: usize> Slot<P> {
                 let (x, y) = (p % s, p / s);
                 self.point[n] = p as u16;
                 self.pad[n] = ((y + PAD) * PS + x + PAD) as u16;
-                if n < MAX_STONES && codes[self.pad[n] as usize] == WHITE {
+                if n == 0 || self.point[n - 1] as i32 >> 6 != w as i32 {
+                    self.base[w] = n as u16;
+                }
+                if n < MAX_STONES && pos.codes[self.pad[n] as usize] == WHITE {
                     self.white[n / 64] |= 1 << (n % 64);
                 }
                 n += 1;
@@ -209,9 +233,9 @@ impl<const P: usize> Slot<P> {
 /// Working memory of the compact scans (part of [`super::ScanScratch`], about 110 KiB).
 #[derive(Clone, Debug)]
 pub(super) struct CompactScratch {
-    /// Point codes of the padded board, row `y + PAD`, column `x + PAD`.
-    codes: [u8; (PS * PS) as usize],
-    /// The board rows (`window_rows`) and size the codes are of.
+    /// The position as codes and as bit planes.
+    pos: Position,
+    /// The board rows (`window_rows`) and size the position is of.
     rows: [[u32; 3]; MAX_SIDE as usize],
     size: i32,
     slots: [Slot<PLANES>; 2],
@@ -228,14 +252,20 @@ struct Stones {
     slot: Slot<PLANES_ALL>,
     /// The hits sorted ([`sorted_hits`]).
     sorted: [u32; HITS],
-    /// Per board point, where its hits start (then end) in `sorted`.
-    start: [u16; (MAX_SIDE * MAX_SIDE) as usize + 1],
+    /// The radix sort's counts ([`sorted_hits`]): per digit of the entry, then per focus.
+    counts: [[u32; 1 << (32 - ENTRY_BITS)]; 4],
 }
 
 impl CompactScratch {
     pub(super) const fn new() -> Self {
         CompactScratch {
-            codes: [OFF; (PS * PS) as usize],
+            pos: Position {
+                codes: [OFF; (PS * PS) as usize],
+                planes: [[0; PW]; 3],
+                cols: [[0; MAX_WORDS]; SIDE],
+                s: 0,
+                none: false,
+            },
             rows: [[0; 3]; MAX_SIDE as usize],
             size: 0,
             slots: [Slot::new(false), Slot::new(false)],
@@ -259,7 +289,22 @@ impl CompactScratch {
         if let Some(st) = &mut self.stones {
             st.slot.valid = false;
         }
-        self.codes = [OFF; (PS * PS) as usize];
+        let pos = &mut self.pos;
+        if pos.s != s {
+            for (i, col) in pos.cols.iter_mut().enumerate() {
+                let dx = i as i32 - CACHED;
+                *col = [0; MAX_WORDS];
+                let (lo, hi) = ((-dx).max(0), (s - dx).min(s));
+                for y in 0..s {
+                    super::set_range(col, y * s + lo, y * s + hi);
+                }
+            }
+            pos.s = s;
+        }
+        pos.codes = [OFF; (PS * PS) as usize];
+        pos.planes = [[0; PW]; 3];
+        pos.none = false;
+        let line = (1u64 << s) - 1;
         for (y, r) in rows.iter().take(s as usize).enumerate() {
             for x in 0..s as usize {
                 let bit = |w: u32| w >> x & 1 != 0;
@@ -272,7 +317,21 @@ impl CompactScratch {
                 } else {
                     EMPTY
                 };
-                self.codes[((y as i32 + PAD) * PS + x as i32 + PAD) as usize] = c;
+                pos.codes[((y as i32 + PAD) * PS + x as i32 + PAD) as usize] = c;
+            }
+            let (b, w) = (r[0] as u64 & line, r[1] as u64 & line);
+            pos.none |= r[2] as u64 & line & !b & !w != 0;
+            let at = y as i32 * s;
+            for (plane, bits) in
+                pos.planes
+                    .iter_mut()
+                    .zip([b, w & !b, r[2] as u64 & line & !b & !w])
+            {
+                let mut words = [0u64; MAX_WORDS];
+                super::put(&mut words, at, bits);
+                for (o, v) in plane[PADW..].iter_mut().zip(words) {
+                    *o |= v;
+                }
             }
         }
     }
@@ -289,62 +348,170 @@ impl CompactScratch {
         let i = self.next;
         self.next = (i + 1) % self.slots.len();
         self.slots[i].valid = false;
-        self.slots[i].number(band, s, &self.codes);
+        self.slots[i].number(band, s, &self.pos);
         i
     }
 }
 
-/// The slot's one-hot sets at offset `off`, built from the codes.
+/// The slot's one-hot sets at offset `off` (by [`simd::gather`]: `pext` over the board's bit
+/// planes, or the portable gather of the foci's codes), then their 16 unions.
 #[cold]
 #[inline(never)]
-fn build_offset<const P: usize>(sl: &mut Slot<P>, codes: &[u8; (PS * PS) as usize], off: usize) {
-    let (dx, dy) = ((off % SIDE) as i32 - CACHED, (off / SIDE) as i32 - CACHED);
-    let delta = (dy * PS + dx) as isize;
+fn build_offset<const P: usize>(sl: &mut Slot<P>, pos: &Position, off: usize) {
     let n = sl.n;
-    // The foci's codes in a row, then as three bit planes: eight codes at a time, each bit
-    // gathered from the eight bytes by one multiplication.
-    let mut row = [0u8; MAX_STONES];
-    for (r, &p) in row.iter_mut().zip(&sl.pad[..n]) {
-        *r = codes[(p as isize + delta) as usize];
-    }
-    let mut b = [[0u64; W_ALL]; 3];
-    for (j, eight) in row.chunks_exact(8).enumerate().take(n.div_ceil(8)) {
-        let x = u64::from_le_bytes([
-            eight[0], eight[1], eight[2], eight[3], eight[4], eight[5], eight[6], eight[7],
-        ]);
-        for (k, plane) in b.iter_mut().enumerate() {
-            let bits = ((x >> k) & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080) >> 56;
-            plane[j / 8] |= bits << (8 * (j % 8));
-        }
-    }
+    let h = simd::gather(OneHot { sl, pos, off });
     for w in 0..n.div_ceil(64) {
-        let all = if n >= (w + 1) * 64 {
-            u64::MAX
-        } else {
-            u64::MAX >> (64 - (n - w * 64))
-        };
-        let (mut b0, b1, b2) = (b[0][w], b[1][w], b[2][w]);
-        if sl.relative {
-            // Stones (codes 0 and 1) seen from the focus's colour: white foci flip bit 0.
-            b0 ^= sl.white[w] & !b1 & !b2;
-        }
-        let low = all & !b2;
-        let h = [
-            low & !b1 & !b0,
-            low & !b1 & b0,
-            low & b1 & !b0,
-            low & b1 & b0,
-        ];
         // Set `a`: set `a` without its lowest state, or that state's one-hot set.
         let words = n.div_ceil(64);
         let planes = &mut sl.planes[(off << 4) * words..((off << 4) + 16) * words];
         planes[w] = 0;
         for a in 1..16usize {
             planes[a * words + w] =
-                planes[(a & (a - 1)) * words + w] | h[a.trailing_zeros() as usize];
+                planes[(a & (a - 1)) * words + w] | h[a.trailing_zeros() as usize][w];
         }
     }
     sl.built[off >> 6] |= 1 << (off & 63);
+}
+
+/// The one-hot sets of a slot's foci at one offset: per state (black or the focus's colour,
+/// white or the other, empty, off the board), a bit per focus.
+struct OneHot<'a, const P: usize> {
+    sl: &'a Slot<P>,
+    pos: &'a Position,
+    off: usize,
+}
+
+impl<const P: usize> OneHot<'_, P> {
+    /// Foci `64 w..` that exist, as a mask.
+    #[inline(always)]
+    fn all(&self, w: usize) -> u64 {
+        let n = self.sl.n;
+        if n >= (w + 1) * 64 {
+            u64::MAX
+        } else if n > w * 64 {
+            u64::MAX >> (64 - (n - w * 64))
+        } else {
+            0
+        }
+    }
+
+    /// Black and white made relative to each focus's colour, when the slot's sets are.
+    #[inline(always)]
+    fn finish(&self, mut h: [[u64; W_ALL]; 4]) -> [[u64; W_ALL]; 4] {
+        if self.sl.relative {
+            let [b, wh, ..] = &mut h;
+            let words = self.sl.n.div_ceil(64);
+            for ((b, wh), f) in b
+                .iter_mut()
+                .zip(wh.iter_mut())
+                .zip(&self.sl.white)
+                .take(words)
+            {
+                (*b, *wh) = (*b & !f | *wh & f, *wh & !f | *b & f);
+            }
+        }
+        h
+    }
+}
+
+impl<const P: usize> simd::Gather for OneHot<'_, P> {
+    type Out = [[u64; W_ALL]; 4];
+
+    /// Each board word of black, white and "none" points shifted by the offset and masked by
+    /// where the target is on the board, then `pext` by the word's foci into their numbers:
+    /// about 3 x 6 words instead of a byte read per focus.
+    #[inline(always)]
+    fn pext(self, pext: impl Fn(u64, u64) -> u64) -> Self::Out {
+        let (pos, sl) = (self.pos, self.sl);
+        let s = pos.s;
+        let (dx, dy) = (
+            (self.off % SIDE) as i32 - CACHED,
+            (self.off / SIDE) as i32 - CACHED,
+        );
+        let k = dy * s + dx;
+        let (q, r) = (k >> 6, (k & 63) as u32);
+        // Target rows on the board: y + dy in 0..s.
+        let (lo, hi) = ((-dy).max(0) * s, (s - dy).min(s) * s);
+        let col = &pos.cols[(dx + CACHED) as usize];
+        // Black, white, none, off; one spare word for the spill of the last.
+        let mut c = [[0u64; W_ALL + 1]; 4];
+        for (i, &m) in sl
+            .foci
+            .iter()
+            .enumerate()
+            .take(((s * s) as usize).div_ceil(64))
+        {
+            if m == 0 {
+                continue;
+            }
+            let j = (PADW as i32 + i as i32 + q) as usize;
+            let on = col[i] & super::range_word(i, lo, hi);
+            let at = sl.base[i] as usize;
+            let (a, sh) = (at >> 6, (at & 63) as u32);
+            for (t, v) in c.iter_mut().enumerate() {
+                if t == 2 && !pos.none {
+                    continue;
+                }
+                let bits = if t < 3 {
+                    let p = &pos.planes[t];
+                    ((p[j] >> r) | ((p[j + 1] << 1) << (63 - r))) & on
+                } else {
+                    !on
+                };
+                let g = pext(bits, m);
+                v[a] |= g << sh;
+                v[a + 1] |= (g >> 1) >> (63 - sh);
+            }
+        }
+        let mut h = [[0u64; W_ALL]; 4];
+        for w in 0..self.sl.n.div_ceil(64) {
+            let all = self.all(w);
+            let (b, wh, none, off) = (c[0][w], c[1][w], c[2][w], c[3][w]);
+            h[0][w] = b;
+            h[1][w] = wh;
+            h[2][w] = all & !(b | wh | none | off);
+            h[3][w] = off & all;
+        }
+        self.finish(h)
+    }
+
+    /// The foci's codes at the offset read in a row, then as three bit planes: eight codes
+    /// at a time, each bit gathered from the eight bytes by one multiplication.
+    #[inline(always)]
+    fn portable(self) -> Self::Out {
+        let (pos, sl) = (self.pos, self.sl);
+        let (dx, dy) = (
+            (self.off % SIDE) as i32 - CACHED,
+            (self.off / SIDE) as i32 - CACHED,
+        );
+        let delta = (dy * PS + dx) as isize;
+        let n = sl.n;
+        let mut row = [0u8; MAX_STONES];
+        for (r, &p) in row.iter_mut().zip(&sl.pad[..n]) {
+            *r = pos.codes[(p as isize + delta) as usize];
+        }
+        let mut b = [[0u64; W_ALL]; 3];
+        for (j, eight) in row.chunks_exact(8).enumerate().take(n.div_ceil(8)) {
+            let x = u64::from_le_bytes([
+                eight[0], eight[1], eight[2], eight[3], eight[4], eight[5], eight[6], eight[7],
+            ]);
+            for (k, plane) in b.iter_mut().enumerate() {
+                let bits =
+                    ((x >> k) & 0x0101_0101_0101_0101).wrapping_mul(0x0102_0408_1020_4080) >> 56;
+                plane[j / 8] |= bits << (8 * (j % 8));
+            }
+        }
+        let mut h = [[0u64; W_ALL]; 4];
+        for w in 0..n.div_ceil(64) {
+            let (b0, b1, b2) = (b[0][w], b[1][w], b[2][w]);
+            let low = self.all(w) & !b2;
+            h[0][w] = low & !b1 & !b0;
+            h[1][w] = low & !b1 & b0;
+            h[2][w] = low & b1 & !b0;
+            h[3][w] = low & b1 & b0;
+        }
+        self.finish(h)
+    }
 }
 
 /// The plan's geometric hits on the foci `band` (at most [`MAX_FOCI`]), as
@@ -359,14 +526,14 @@ pub(super) fn collect<const N: usize>(
 ) -> Result<usize, (u64, u64)> {
     let cs = &mut sc.compact;
     let si = cs.slot(band, s);
-    let CompactScratch { codes, slots, .. } = cs;
+    let CompactScratch { pos, slots, .. } = cs;
     let sl = &mut slots[si];
     let raw = &mut sc.raw;
     match (sl.n <= 64, persp == Colour::White) {
-        (true, false) => walk::<1, false, PLANES>(&ck.walk, qfilter, codes, sl, raw),
-        (true, true) => walk::<1, true, PLANES>(&ck.walk, qfilter, codes, sl, raw),
-        (false, false) => walk::<2, false, PLANES>(&ck.walk, qfilter, codes, sl, raw),
-        (false, true) => walk::<2, true, PLANES>(&ck.walk, qfilter, codes, sl, raw),
+        (true, false) => walk::<1, false, PLANES>(&ck.walk, qfilter, pos, sl, raw),
+        (true, true) => walk::<1, true, PLANES>(&ck.walk, qfilter, pos, sl, raw),
+        (false, false) => walk::<2, false, PLANES>(&ck.walk, qfilter, pos, sl, raw),
+        (false, true) => walk::<2, true, PLANES>(&ck.walk, qfilter, pos, sl, raw),
     }
 }
 
@@ -381,23 +548,23 @@ pub(super) fn collect_stones<const N: usize>(
     s: i32,
 ) -> Result<usize, (u64, u64)> {
     let CompactScratch {
-        codes, stones: st, ..
+        pos, stones: st, ..
     } = &mut sc.compact;
     let st = st.get_or_insert_with(|| {
         alloc::boxed::Box::new(Stones {
             slot: Slot::new(true),
             sorted: [0; HITS],
-            start: [0; (MAX_SIDE * MAX_SIDE) as usize + 1],
+            counts: [[0; 1 << (32 - ENTRY_BITS)]; 4],
         })
     });
     let sl = &mut st.slot;
-    sl.number(stones, s, codes);
+    sl.number(stones, s, pos);
     let raw = &mut sc.raw;
     match sl.n.div_ceil(64) {
-        0 | 1 => walk::<1, false, PLANES_ALL>(&ck.walk, qfilter, codes, sl, raw),
-        2 => walk::<2, false, PLANES_ALL>(&ck.walk, qfilter, codes, sl, raw),
-        3 => walk::<3, false, PLANES_ALL>(&ck.walk, qfilter, codes, sl, raw),
-        _ => walk::<4, false, PLANES_ALL>(&ck.walk, qfilter, codes, sl, raw),
+        0 | 1 => walk::<1, false, PLANES_ALL>(&ck.walk, qfilter, pos, sl, raw),
+        2 => walk::<2, false, PLANES_ALL>(&ck.walk, qfilter, pos, sl, raw),
+        3 => walk::<3, false, PLANES_ALL>(&ck.walk, qfilter, pos, sl, raw),
+        _ => walk::<4, false, PLANES_ALL>(&ck.walk, qfilter, pos, sl, raw),
     }
 }
 
@@ -409,7 +576,7 @@ struct Walk<'w, const K: usize, const WHITE: bool, const P: usize> {
     /// The plan's stream ([`CompactKeys`]).
     blob: &'w [u16],
     qfilter: u8,
-    codes: &'w [u8; (PS * PS) as usize],
+    pos: &'w Position,
     sl: &'w mut Slot<P>,
     raw: &'w mut [u32; HITS],
     hits: usize,
@@ -423,7 +590,7 @@ impl<const K: usize, const WHITE: bool, const P: usize> Walk<'_, K, WHITE, P> {
         let id = for_white::<WHITE>(id & PLANE);
         let off = id >> 4;
         if self.sl.built[off >> 6] >> (off & 63) & 1 == 0 {
-            build_offset(self.sl, self.codes, off);
+            build_offset(self.sl, self.pos, off);
         }
         id
     }
@@ -542,7 +709,7 @@ impl<const K: usize, const WHITE: bool, const P: usize> Walk<'_, K, WHITE, P> {
 fn walk<const K: usize, const WHITE: bool, const P: usize>(
     blob: &[u16],
     qfilter: u8,
-    codes: &[u8; (PS * PS) as usize],
+    pos: &Position,
     sl: &mut Slot<P>,
     raw: &mut [u32; HITS],
 ) -> Result<usize, (u64, u64)> {
@@ -562,7 +729,7 @@ fn walk<const K: usize, const WHITE: bool, const P: usize>(
     let mut wk = Walk::<K, WHITE, P> {
         blob,
         qfilter,
-        codes,
+        pos,
         sl,
         raw,
         hits: 0,
@@ -573,37 +740,79 @@ fn walk<const K: usize, const WHITE: bool, const P: usize>(
     }
 }
 
-/// The hits `raw[..hits]` of a walk over all stones ([`collect_stones`]) in ascending order:
-/// counted by focus into the stones' scratch (a board of `points` points), then each focus's
-/// few hits sorted (cheaper than sorting them all at once).
-pub(super) fn sorted_hits(sc: &mut super::ScanScratch, hits: usize, points: usize) -> &[u32] {
-    let raw = &mut sc.raw[..hits];
-    let Some(st) = sc.compact.stones.as_deref_mut() else {
-        raw.sort_unstable();
-        return raw;
+/// The hits `raw[..hits]` of a walk over all stones ([`collect_stones`]) in ascending order
+/// (focus, then entry; entries below `entries`, foci below `points`): a radix sort, all its
+/// counts taken in one pass, then one stable pass per digit of the entry (up to 8 bits each,
+/// the lowest first) and one by focus.
+pub(super) fn sorted_hits(
+    sc: &mut super::ScanScratch,
+    hits: usize,
+    points: usize,
+    entries: usize,
+) -> &[u32] {
+    let bits = usize::BITS - entries.saturating_sub(1).leading_zeros();
+    let (Some(st), true) = (sc.compact.stones.as_deref_mut(), bits <= ENTRY_BITS) else {
+        sc.raw[..hits].sort_unstable();
+        return &sc.raw[..hits];
     };
-    let points = points.min(st.start.len() - 1);
-    let start = &mut st.start[..points + 1];
-    start.fill(0);
-    for &h in raw.iter() {
-        start[(h >> ENTRY_BITS) as usize + 1] += 1;
+    let points = points.min(1 << (32 - ENTRY_BITS));
+    let (raw, sorted) = (&mut sc.raw[..hits], &mut st.sorted[..hits]);
+    let in_raw = match bits.div_ceil(8) {
+        0 => radix::<0>(raw, sorted, &mut st.counts, 0, points),
+        1 => radix::<1>(raw, sorted, &mut st.counts, bits, points),
+        2 => radix::<2>(raw, sorted, &mut st.counts, bits.div_ceil(2), points),
+        _ => radix::<3>(raw, sorted, &mut st.counts, bits.div_ceil(3), points),
+    };
+    if in_raw {
+        &sc.raw[..hits]
+    } else {
+        &st.sorted[..hits]
     }
-    for p in 1..=points {
-        start[p] += start[p - 1];
-    }
-    for &h in raw.iter() {
-        let p = (h >> ENTRY_BITS) as usize;
-        st.sorted[start[p] as usize] = h;
-        start[p] += 1;
-    }
-    // `start[p]` is now where point p's hits end.
-    let mut a = 0;
-    for &e in &start[..points] {
-        let e = e as usize;
-        if e - a > 1 {
-            st.sorted[a..e].sort_unstable();
+}
+
+/// Radix sort of `a` by `D` digits of `width` bits, then by focus (`points` of them), through
+/// `b`: whether the result is in `a`.
+#[inline(always)]
+fn radix<const D: usize>(
+    a: &mut [u32],
+    b: &mut [u32],
+    counts: &mut [[u32; 1 << (32 - ENTRY_BITS)]; 4],
+    width: u32,
+    points: usize,
+) -> bool {
+    const FOCI: usize = 1 << (32 - ENTRY_BITS);
+    let mask = (1u32 << width) - 1;
+    let key = |h: u32, d: usize| {
+        if d < D {
+            (h >> (d as u32 * width) & mask) as usize % FOCI
+        } else {
+            (h >> ENTRY_BITS) as usize % FOCI
         }
-        a = e;
+    };
+    let used = |d: usize| if d < D { 1usize << width } else { points };
+    for (d, c) in counts.iter_mut().enumerate().take(D + 1) {
+        c[..used(d)].fill(0);
     }
-    &st.sorted[..hits]
+    for &h in a.iter() {
+        for d in 0..D {
+            counts[d][key(h, d)] += 1;
+        }
+        counts[D][key(h, D)] += 1;
+    }
+    for (d, c) in counts.iter_mut().enumerate().take(D + 1) {
+        let mut sum = 0;
+        for v in &mut c[..used(d)] {
+            (*v, sum) = (sum, sum + *v);
+        }
+    }
+    let (mut src, mut dst) = (a, b);
+    for d in 0..=D {
+        for &h in src.iter() {
+            let k = key(h, d);
+            dst[counts[d][k] as usize] = h;
+            counts[d][k] += 1;
+        }
+        core::mem::swap(&mut src, &mut dst);
+    }
+    D % 2 == 1
 }

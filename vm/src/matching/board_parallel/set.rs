@@ -12,14 +12,19 @@
 //! class and colour. Classes that cannot join (not plain, keys out of reach, other foci) are
 //! scanned by their own [`ScanPlan`].
 
+use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 
 use super::compact::{self, CompactKeys, MAX_STONES};
 use super::plan::{self, Fact, ScanPlan, fingerprint, put_plain};
 use super::{ENTRY_BITS, MAX_SIDE, MAX_WORDS, ScanScratch};
 use crate::board::{BoardView, Colour};
-use crate::matching::{Host, MatchBuf, Orientations, Query, Scratch, Sink};
-use crate::rom::{ClassId, Rom};
+use crate::geometry::Orientation;
+use crate::matching::{
+    Host, Match, MatchBuf, MatchResult, Orientations, Query, Scratch, Sink, map_result,
+    reported_orientation,
+};
+use crate::rom::{ClassId, RawResult, Rom};
 
 /// A hit's entry in a set's trie: its index in [`ScanSet::facts`] (the merged classes'
 /// entries in class order, then entry order, so that sorted hits keep each class's order).
@@ -35,9 +40,38 @@ pub struct ScanSet {
     /// friend's (`Some(false)`); `None`: scanned by its own plan.
     walked: Vec<Option<bool>>,
     walk: Option<CompactKeys>,
-    /// Per entry of the shared walk: its match's facts and its output (`2 * class`, plus 1
-    /// when the class is anchored on the foe's stones).
-    facts: Vec<(Fact, u32)>,
+    /// Per entry of the shared walk: what it writes (see [`Record`]).
+    records: Vec<Record>,
+    /// The patterns of the records.
+    patterns: Vec<PatternOut>,
+    /// Per entry of the shared walk: its match's facts, for a focus where the query admits
+    /// only some of its covers.
+    facts: Vec<Fact>,
+}
+
+/// What a hit of one entry of the shared walk writes when the query admits all the entry's
+/// covers at its focus (12 bytes, so that the entries hit stay in the second-level cache: the
+/// writing waited on these reads when each entry held its whole match).
+#[derive(Clone, Copy, Debug)]
+struct Record {
+    /// Its pattern in [`ScanSet::patterns`].
+    pat: u32,
+    /// Its output: `2 * class`, plus 1 when the class is anchored on the foe's stones.
+    out: u16,
+    cov: u8,
+    /// The orientation reported.
+    t: u8,
+    /// A move's point relative to the focus, in that orientation.
+    dx: i16,
+    dy: i16,
+}
+
+/// A pattern of the shared walk: its match at focus (0, 0) in orientation 0 (a move at the
+/// focus) and its index in the ROM.
+#[derive(Clone, Copy, Debug)]
+struct PatternOut {
+    m: Match,
+    p: u32,
 }
 
 /// Allowed states with friend and foe swapped.
@@ -55,6 +89,9 @@ impl ScanSet {
             .collect::<Option<_>>()?;
         let mut walked = alloc::vec![None; plans.len()];
         let mut lists = Vec::new();
+        let mut records = Vec::new();
+        let mut patterns: Vec<PatternOut> = Vec::new();
+        let mut numbered: BTreeMap<u32, u32> = BTreeMap::new();
         let mut facts = Vec::new();
         for (i, p) in plans.iter().enumerate() {
             let info = rom.class(p.class)?;
@@ -66,7 +103,9 @@ impl ScanSet {
             let (Some(plain), Some(_)) = (&p.plain, &p.compact) else {
                 continue;
             };
-            if facts.len() + info.entry_count() as usize > ENTRY as usize {
+            if facts.len() + info.entry_count() as usize > ENTRY as usize
+                || 2 * i + 1 > u16::MAX as usize
+            {
                 continue;
             }
             walked[i] = Some(foe);
@@ -75,8 +114,8 @@ impl ScanSet {
                 let Some(&f) = plain.get(r as usize) else {
                     continue;
                 };
-                // An entry that reports nothing needs no walk.
-                if f.skip {
+                // An entry that reports nothing (or in no orientation) needs no walk.
+                if f.skip || f.cov == 0 {
                     continue;
                 }
                 if foe {
@@ -85,7 +124,35 @@ impl ScanSet {
                     }
                 }
                 lists.push((cells, facts.len() as u32, cov));
-                facts.push((f, out));
+                let pat = *numbered.entry(f.p).or_insert_with(|| {
+                    patterns.push(PatternOut {
+                        m: Match {
+                            pattern: f.id,
+                            orientation: 0,
+                            focus: (0, 0),
+                            result: map_result(f.result, Orientation::IDENTITY, 0, 0),
+                            priority: f.priority,
+                        },
+                        p: f.p,
+                    });
+                    patterns.len() as u32 - 1
+                });
+                let t = reported_orientation(f.o, f.cov);
+                let (dx, dy) = match f.result {
+                    RawResult::Move { dx, dy, .. } => Orientation::new(t)
+                        .unwrap_or(Orientation::IDENTITY)
+                        .apply(dx as i32, dy as i32),
+                    _ => (0, 0),
+                };
+                records.push(Record {
+                    pat,
+                    out: out as u16,
+                    cov: f.cov,
+                    t,
+                    dx: dx as i16,
+                    dy: dy as i16,
+                });
+                facts.push(f);
             }
         }
         let walk = if lists.is_empty() {
@@ -101,6 +168,8 @@ impl ScanSet {
             plans,
             walked,
             walk,
+            records,
+            patterns,
             facts,
         })
     }
@@ -224,12 +293,13 @@ impl ScanSet {
             s,
         })
         .ok()?;
-        let raw = compact::sorted_hits(sc, hits, (s * s) as usize);
+        let raw = compact::sorted_hits(sc, hits, (s * s) as usize, self.records.len());
         // Matches written: the outputs' total after less before (no allocation per scan).
         let before: usize = outs.iter().map(|o| o.stored()).sum();
         let (mut focus, mut x, mut y, mut qmask, mut white) = (u32::MAX, 0, 0, 0u8, 0usize);
         for &h in raw.iter() {
-            let Some((f, out)) = self.facts.get((h & ENTRY) as usize) else {
+            let e = (h & ENTRY) as usize;
+            let Some(r) = self.records.get(e) else {
                 continue;
             };
             if h >> ENTRY_BITS != focus {
@@ -240,7 +310,21 @@ impl ScanSet {
             }
             // The perspective: the focus's colour (O-anchored, `out` even) or the other
             // (X-anchored, `out` odd).
-            put_plain(f, qmask, x, y, &mut outs[*out as usize ^ white]);
+            let out = &mut outs[r.out as usize ^ white];
+            if r.cov & !qmask == 0 {
+                let Some(pt) = self.patterns.get(r.pat as usize) else {
+                    continue;
+                };
+                let mut m = pt.m;
+                m.orientation = r.t;
+                m.focus = (x, y);
+                if let MatchResult::Move { x: mx, y: my, .. } = &mut m.result {
+                    (*mx, *my) = (x + r.dx as i32, y + r.dy as i32);
+                }
+                out.put(&m, pt.p);
+            } else {
+                put_plain(&self.facts[e], qmask, x, y, out);
+            }
         }
         Some(outs.iter().map(|o| o.stored()).sum::<usize>() - before)
     }
