@@ -93,6 +93,22 @@ fn match_calls(
         .map(|(n, b)| (n.clone(), Rom::from_bytes(b).unwrap()))
         .collect();
     let rom = roms[2].1;
+    // The same class in 512-entry blocks without pair rows (format v3's layout, matched with
+    // the single rows): the baseline of the pair rows in the same run.
+    internals::set_write_pair_rows(Some(false));
+    let v3_bytes: &'static [u8] = Box::leak(
+        image_with(
+            cut,
+            patterns,
+            &rom::WriteOptions {
+                sliced_block_words: 8,
+                ..Default::default()
+            },
+        )
+        .into_boxed_slice(),
+    );
+    internals::set_write_pair_rows(None);
+    let v3 = Rom::from_bytes(v3_bytes).unwrap();
     let masks = rom.without_sliced();
     let class = rom.class_by_name("bench").unwrap();
     let variants = rom.class(class).unwrap().entry_count() as u64;
@@ -170,6 +186,11 @@ fn match_calls(
         calls(&masks, false, &mut slots, &mut scratch),
         want,
         "masks"
+    );
+    assert_eq!(
+        calls(&v3, false, &mut slots, &mut scratch),
+        want,
+        "v3 blocks"
     );
 
     let mut g = c.benchmark_group(format!("match_call_{set}"));
@@ -327,6 +348,13 @@ fn match_calls(
         singles(Box::new(move || calls(&rom, false, &mut sl, &mut sc))),
     ));
     kernels.push(("filter_no_pairs".into(), singles(Box::new(filter(rom)))));
+    // And the image without pair rows (format v3's blocks: smaller tables).
+    let (mut sl, mut sc) = (vec![Match::EMPTY; 1 << 14], Scratch::new());
+    kernels.push((
+        "sliced_v3_blocks".into(),
+        Box::new(move || calls(&v3, false, &mut sl, &mut sc)),
+    ));
+    kernels.push(("filter_v3_blocks".into(), Box::new(filter(v3))));
     // The same calls writing compact hits (focus, pattern, orientation) instead of matches.
     let hits = move |r: Rom<'static>| {
         let (mut sl, mut sc) = (vec![matching::Hit::EMPTY; 1 << 14], Scratch::new());

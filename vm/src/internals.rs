@@ -12,6 +12,10 @@ pub use crate::matching::sliced::{
     pair_rows, paired_blocks, set_pair_rows, set_paired_blocks, set_survivor_limit, survivor_limit,
 };
 
+/// The `sliced` writer without pair rows (format v3 blocks, still loaded by a v4 VM): a
+/// baseline image for benches.
+pub use crate::rom::sliced::set_write_pair_rows;
+
 /// The lookup tables' window cut and candidate lists (`rom/lut.rs`, "lut" in
 /// `docs/rom-format.md`).
 pub mod lut {

@@ -1350,13 +1350,15 @@ impl IncrementalScan {
                 .take_while(|(o, f)| o == f)
                 .count();
             let (w, i) = (&w[..w.len() - tail], &i[..i.len() - tail]);
+            // The pattern first: most pairs differ there, before the whole match is compared.
+            let has = |s: &[Match], m: &Match| s.iter().any(|o| o.pattern == m.pattern && o == m);
             for m in i {
-                if !w.contains(m) {
+                if !has(w, m) {
                     self.appeared.push(*m);
                 }
             }
             for m in w {
-                if !i.contains(m) {
+                if !has(i, m) {
                     self.vanished.push(*m);
                 }
             }

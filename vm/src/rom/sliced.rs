@@ -30,6 +30,16 @@ pub const PAIR_ROWS: usize = PAIRS * 9;
 /// The first format version whose `sliced` blocks carry pair rows.
 pub const PAIRS_SINCE: u32 = 4;
 
+static WRITE_PAIRS: core::sync::atomic::AtomicBool = core::sync::atomic::AtomicBool::new(true);
+
+/// Whether the writer adds the pair rows (the default; off: the blocks of format v3, which
+/// a v4 loader still accepts, for a baseline in the same bench run; feature
+/// `bench-internals`).
+#[cfg(feature = "bench-internals")]
+pub fn set_write_pair_rows(on: Option<bool>) {
+    WRITE_PAIRS.store(on.unwrap_or(true), core::sync::atomic::Ordering::Relaxed);
+}
+
 /// Row (from the block's first pair row) of pair `k` with its first point in state `s` and
 /// its second in state `t` (0 friend, 1 foe, 2 empty).
 pub const fn pair_row(k: usize, s: usize, t: usize) -> usize {
@@ -279,7 +289,8 @@ pub(super) fn build(classes: &[Option<ClassMasks>], max_bw: usize) -> alloc::vec
         match c {
             Some((masks, words)) if !masks.is_empty() => {
                 let (n, single) = (masks.len(), rows(*words));
-                let rows = block_rows(*words, true);
+                let pairs = WRITE_PAIRS.load(core::sync::atomic::Ordering::Relaxed);
+                let rows = block_rows(*words, pairs);
                 let bw = block_words(n, max_bw);
                 let blocks = n.div_ceil(64 * bw);
                 let base = tables.len();
@@ -298,7 +309,7 @@ pub(super) fn build(classes: &[Option<ClassMasks>], max_bw: usize) -> alloc::vec
                 for blk in 0..blocks {
                     for u in 0..bw {
                         let at = |r: usize| base + (blk * rows + r) * bw + u;
-                        for k in 0..PAIRS {
+                        for k in 0..PAIRS * pairs as usize {
                             for s in 0..3 {
                                 for t in 0..3 {
                                     let [a, _] = pair_bits(k, s);
