@@ -6,7 +6,7 @@
 //! ring order with `pext`, or with AVX-512 bit shuffles and byte permutes). The Rust source of
 //! the first two is the same for every level: a kernel implements `Kernel` and `run` calls it
 //! inside a function compiled with `#[target_feature]`, so LLVM vectorises it for that width.
-//! The whole-board scan builds its offset planes with `pext` at the AVX-512 level ([`gather`]).
+//! The whole-board scan builds its offset planes with `pext` at the AVX-512 level (`gather`).
 //! This is the crate's only `unsafe`: calling such a function is sound only on a CPU with the
 //! feature, and `run`, `gather` and `view` do so only when [`current`] says the CPU has it.
 //!

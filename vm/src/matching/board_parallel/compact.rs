@@ -242,7 +242,7 @@ pub(super) struct CompactScratch {
     /// The slot to take next for a new foci set.
     next: usize,
     /// The scratch of the walks over all stones ([`collect_stones`]), allocated on first use
-    /// (about 215 KiB: `Scratch` stays small for callers that never take that path).
+    /// (about 230 KiB: `Scratch` stays small for callers that never take that path).
     stones: Option<alloc::boxed::Box<Stones>>,
 }
 
