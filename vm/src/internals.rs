@@ -12,6 +12,11 @@ pub use crate::matching::sliced::{
     pair_rows, paired_blocks, set_pair_rows, set_paired_blocks, set_survivor_limit, survivor_limit,
 };
 
+/// When the incremental filter checks its held survivors (`incremental/scan.rs`): every
+/// setting gives the same sets.
+#[cfg(feature = "alloc")]
+pub use crate::incremental::scan::set_survivor_flush;
+
 /// The `sliced` writer without pair rows (format v3 blocks, still loaded by a v4 VM): a
 /// baseline image for benches.
 pub use crate::rom::sliced::set_write_pair_rows;

@@ -3,7 +3,9 @@
 //! of several sizes, for random classes of every kind (packed and general fields, globs,
 //! rejects, tests reading liberties and nearby points, defaults, all three modes), both
 //! perspectives and an orientation subset; the reported difference turns the old set into
-//! the new one; updates (and `Codes3x3::update`) never allocate. Needs no external data.
+//! the new one, with the filter's survivor refill forced on one size and both rematch paths
+//! (per-entry facts, class program) present; updates (and `Codes3x3::update`) never allocate.
+//! Needs no external data.
 
 mod incremental_support;
 
@@ -13,7 +15,7 @@ use incremental_support::{Did, Rng as StepRng, random_step};
 use lens_test_support::fixtures::*;
 use lens_vm::board::Board;
 use lens_vm::incremental::{IncrementalScan, MatchId};
-use lens_vm::spec::{ClassSpec, RomSpec};
+use lens_vm::spec::{ClassNode, ClassSpec, Mode, RomSpec};
 use lens_vm::*;
 
 /// Capacity of the sets with an orientation subset on boards up to 9x9: just above their
@@ -25,11 +27,26 @@ fn incremental_sets_equal_full_scans_on_random_games() {
     let mut rng = Rng(0x1C2E);
     let mut steps = StepRng(0x5EED);
     let mut next_id = 0;
-    let classes: Vec<ClassSpec> = [(1i16, 30usize), (2, 40), (3, 40), (4, 20), (8, 10)]
+    let mut classes: Vec<ClassSpec> = [(1i16, 30usize), (2, 40), (3, 40), (4, 20), (8, 10)]
         .iter()
         .enumerate()
         .map(|(i, &(r, n))| random_class(&mut rng, &format!("c{i}"), n, r, &mut next_id, 4))
         .collect();
+    // Plain classes (mode all, no default, globs, tests or rejects: every hit is its match,
+    // as in GNU Go's databases), one on empty points and one anchored on friend stones.
+    for (name, focus) in [("plain_empty", E), ("plain_friend", F)] {
+        let nodes = (0..30)
+            .map(|_| {
+                let mut p = random_pattern(&mut rng, next_id, 3, false);
+                p.result = Some(lens_vm::spec::ResultSpec::Value { value: 1, bits: 0 });
+                next_id += 1;
+                ClassNode::Pattern(p)
+            })
+            .collect();
+        let mut c = class(name, Mode::All, 7, nodes);
+        c.focus = focus;
+        classes.push(c);
+    }
     let spec = RomSpec {
         toolchain: "incremental".into(),
         classes,
@@ -69,6 +86,15 @@ fn incremental_sets_equal_full_scans_on_random_games() {
                 })
             })
             .collect();
+        // Both rematch paths: per-entry facts (plain classes) and the class program.
+        let by_facts = sets.iter().filter(|s| s.rematches_by_facts()).count();
+        assert!(
+            0 < by_facts && by_facts < sets.len(),
+            "{by_facts} of {}",
+            sets.len()
+        );
+        // On 9x9 the filter checks its held survivors after every word (the refill path).
+        internals::set_survivor_flush((size == 9).then_some(0));
         let mut b = Board::new(size).unwrap();
         for i in 0..90 {
             let mut did = random_step(&mut steps, &mut b);
@@ -115,6 +141,7 @@ fn incremental_sets_equal_full_scans_on_random_games() {
             let _ = did == Did::Nothing;
         }
     }
+    internals::set_survivor_flush(None);
     assert!(compared > 20_000, "{compared} matches compared");
     assert!(changes > 2_000, "{changes} changes");
 }

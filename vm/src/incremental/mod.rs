@@ -14,7 +14,7 @@
 
 mod codes;
 #[cfg(feature = "alloc")]
-mod scan;
+pub(crate) mod scan;
 mod snapshot;
 
 pub use codes::{ATARI_SHIFT, CODE_MASK, Codes3x3, STATE_SHIFT, swap_colours};

@@ -16,6 +16,7 @@
 use alloc::sync::Arc;
 use alloc::vec;
 use alloc::vec::Vec;
+use core::sync::atomic::{AtomicUsize, Ordering};
 
 use super::snapshot::{POINTS, PointSet, Snapshot, walk_string};
 use crate::board::{BoardView, Colour, MAX_SIZE};
@@ -198,6 +199,17 @@ struct Cand {
 /// Survivors of the filter held before their ids are read (then checked, and the list
 /// refilled).
 const SURVIVORS: usize = 512;
+/// The filter checks its held survivors once more than this many are held (a word adds at
+/// most 64, so the list stays within [`SURVIVORS`]); lowered by tests to force the refill.
+static FLUSH: AtomicUsize = AtomicUsize::new(SURVIVORS - 64);
+
+/// Sets after how many held survivors the filter checks them (`None`: the default; at most
+/// 448), for tests: every setting gives the same sets.
+#[cfg(feature = "bench-internals")]
+pub fn set_survivor_flush(after: Option<usize>) {
+    let after = after.map_or(SURVIVORS - 64, |n| n.min(SURVIVORS - 64));
+    FLUSH.store(after, Ordering::Relaxed);
+}
 /// Words of a bucket whose first filter rows are asked for ahead.
 const PREFETCH_WORDS: usize = 4;
 
@@ -796,6 +808,12 @@ impl IncrementalScan {
     pub fn reach(&self) -> Reach {
         self.reach
     }
+    /// Whether rematched foci take their matches from per-entry facts (every geometric hit
+    /// of the class is its match) instead of the class program; for tests.
+    #[cfg(feature = "bench-internals")]
+    pub fn rematches_by_facts(&self) -> bool {
+        self.ix.plain.is_some()
+    }
 
     /// The current set, in [`Rom::scan`] order: equal to a whole-board scan of the board at
     /// the last update (unless [`IncrementalScan::dropped`] is non-zero). Assembled from the
@@ -1188,7 +1206,7 @@ impl IncrementalScan {
                     prefetch(&ix.members[j]);
                     surv.push((k as u32, j as u32));
                 }
-                if surv.len() > SURVIVORS - 64 {
+                if surv.len() > FLUSH.load(Ordering::Relaxed) {
                     self.check_survivors(ix, now, cands, &mut surv, rematch, u);
                 }
             }

@@ -293,6 +293,7 @@ pub(crate) fn run<K: Kernel>(k: K) -> K::Out {
 /// otherwise (the whole-board scan's offset planes, `matching/board_parallel/compact.rs`).
 /// Every AVX-512 CPU has BMI2 with a fast `pext` (AMD before Zen 3, where it is microcoded,
 /// has no AVX-512), so the level decides and forcing it tests both forms.
+#[cfg_attr(not(feature = "alloc"), allow(dead_code))] // only the (alloc) whole-board scan
 pub(crate) trait Gather {
     type Out;
     /// With `pext` (the closure is BMI2's).
@@ -303,6 +304,7 @@ pub(crate) trait Gather {
 
 /// Runs `g` in the form the current vector level takes (see [`Gather`]).
 #[inline]
+#[cfg_attr(not(feature = "alloc"), allow(dead_code))] // only the (alloc) whole-board scan
 pub(crate) fn gather<G: Gather>(g: G) -> G::Out {
     match current().vector {
         #[cfg(target_arch = "x86_64")]
@@ -335,6 +337,7 @@ pub(crate) fn view<B: crate::board::BoardView + ?Sized>(
 /// [`view`] at every focus of `foci` into `out` (as many as both hold; returns that many),
 /// the path resolved once for all of them: the per-path loop is compiled inside the path's
 /// `#[target_feature]` function, so the cut is inlined with its constants loaded once.
+#[cfg_attr(not(feature = "bench-internals"), allow(dead_code))] // reached through `internals`
 pub(crate) fn views<B: crate::board::BoardView + ?Sized>(
     b: &B,
     persp: crate::board::Colour,
@@ -387,6 +390,7 @@ mod x86 {
     }
 
     #[target_feature(enable = "bmi2")]
+    #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
     pub(super) fn gather_bmi2<G: super::Gather>(g: G) -> G::Out {
         g.pext(|v, m| core::arch::x86_64::_pext_u64(v, m))
     }
@@ -405,6 +409,7 @@ mod x86 {
     }
 
     #[target_feature(enable = "bmi2")]
+    #[cfg_attr(not(feature = "bench-internals"), allow(dead_code))]
     pub(super) fn views_bmi2<B: crate::board::BoardView + ?Sized>(
         b: &B,
         persp: crate::board::Colour,
@@ -417,6 +422,7 @@ mod x86 {
     }
 
     #[target_feature(enable = "avx512f,avx512bw,avx512vbmi,avx512bitalg")]
+    #[cfg_attr(not(feature = "bench-internals"), allow(dead_code))]
     pub(super) fn views_bitalg<B: crate::board::BoardView + ?Sized>(
         b: &B,
         persp: crate::board::Colour,

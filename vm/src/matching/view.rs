@@ -130,7 +130,9 @@ pub fn build<B: BoardView + ?Sized>(b: &B, persp: Colour, x: i32, y: i32) -> [u6
 /// for `foci[i]`, as many as both slices hold (the rest of `out` is left as it was); returns
 /// that many. The instruction-set path is resolved once, and its cut runs in one loop with
 /// its constants loaded once (docs/performance.md, "One match call and the view"): what a
-/// caller that cuts the views of several foci of a position pays per view.
+/// caller that cuts the views of several foci of a position pays per view. Exported through
+/// `internals` only (feature `bench-internals`) until the public API takes view words.
+#[cfg_attr(not(feature = "bench-internals"), allow(dead_code))]
 pub fn cut_views<B: BoardView + ?Sized>(
     b: &B,
     persp: Colour,
