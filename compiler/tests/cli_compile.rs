@@ -96,6 +96,26 @@ fn compiles_to_a_file_and_to_stdout() {
     );
     assert_eq!(r.stderr, summary);
     assert_eq!(file, library_rom("good.lens", GOOD));
+    // The compact profile's summary counts the same patterns (through its expansion).
+    let r = lensc(
+        &dir,
+        &[
+            "compile",
+            "good.lens",
+            "--profile",
+            "compact",
+            "-o",
+            "small.rom",
+        ],
+        None,
+    );
+    let small = std::fs::read(dir.join("small.rom")).unwrap();
+    assert!(small.len() < file.len());
+    let summary = format!(
+        "compiled 1 file(s): 1 pattern(s), {} bytes -> small.rom\n",
+        small.len()
+    );
+    assert_eq!((r.code, r.stderr), (0, summary));
 
     let r = lensc(&dir, &["compile", "good.lens", "-o", "-"], None);
     assert_eq!(r.code, 0);

@@ -152,8 +152,16 @@ pub fn run(args: Args) -> u8 {
             match written {
                 Ok(()) => {
                     if !args.quiet && args.message_format == MessageFormat::Human {
-                        let patterns = lens_vm::Rom::from_bytes(&compiled.rom)
-                            .map_or(0, |r| r.pattern_count());
+                        // A compact image is counted through its expansion (the loader
+                        // reads only the fast profile).
+                        let patterns = crate::disasm::fast_image(compiled.rom.clone(), &[])
+                            .ok()
+                            .and_then(|fast| {
+                                lens_vm::Rom::from_bytes(&fast)
+                                    .ok()
+                                    .map(|r| r.pattern_count())
+                            })
+                            .unwrap_or(0);
                         let to = if to_stdout {
                             "standard output".to_string()
                         } else {
