@@ -18,7 +18,9 @@ use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use super::{Geometry, simd};
 use crate::rom::ClassInfo;
 use crate::rom::layout::{WORD_BASE, WORD_POINTS};
-use crate::rom::sliced::{ClassSlices, MAX_BLOCK_WORDS, PAIRS, ROW_BASE, ROW_BITS, pair_row};
+use crate::rom::sliced::{
+    ClassSlices, MAX_BLOCK_WORDS, PAIRS, ROW_BASE, ROW_BITS, pair_row, pair_slots,
+};
 use crate::rom::wire::u64_at;
 
 /// At most 12 edge bits + 49 point bits are set in a view.
@@ -98,7 +100,8 @@ fn pair_row_list(v0: u64, base: usize, row_bytes: usize, rows: &mut [u32; MAX_RO
     let state = |k: u32| ((o >> k & 1) + 2 * (e >> k & 1)) as usize;
     let on = f | o | e;
     for k in 0..PAIRS {
-        let (a, b) = (1 + 2 * k as u32, 2 + 2 * k as u32);
+        let (a, b) = pair_slots(k);
+        let (a, b) = (a as u32, b as u32);
         let (sa, sb) = (state(a), state(b));
         rows[n] = match (on >> a & 1, on >> b & 1) {
             (1, 1) => ((base + pair_row(k, sa, sb)) * row_bytes) as u32,

@@ -40,6 +40,11 @@ pub fn set_write_pair_rows(on: Option<bool>) {
     WRITE_PAIRS.store(on.unwrap_or(true), core::sync::atomic::Ordering::Relaxed);
 }
 
+/// The ring slots of pair `k`'s two points (word-0 point indices).
+pub const fn pair_slots(k: usize) -> (usize, usize) {
+    (1 + 2 * k, 2 + 2 * k)
+}
+
 /// Row (from the block's first pair row) of pair `k` with its first point in state `s` and
 /// its second in state `t` (0 friend, 1 foe, 2 empty).
 pub const fn pair_row(k: usize, s: usize, t: usize) -> usize {
@@ -48,7 +53,7 @@ pub const fn pair_row(k: usize, s: usize, t: usize) -> usize {
 
 /// The word-0 view bits (single rows) of pair `k`'s two points in state `s`.
 const fn pair_bits(k: usize, s: usize) -> [usize; 2] {
-    let (a, b) = (1 + 2 * k, 2 + 2 * k);
+    let (a, b) = pair_slots(k);
     let base = ROW_BASE[0] + crate::rom::layout::WORD_BASE[0] as usize;
     let n = crate::rom::layout::WORD_POINTS[0];
     [base + s * n + a, base + s * n + b]
