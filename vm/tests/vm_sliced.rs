@@ -1,6 +1,7 @@
 //! The optional `sliced` section: written on request, deterministic, loaded zero-copy,
 //! validated bit by bit against the masks (malformed sections are rejected with an offset
-//! inside the section and a reason), and optional (images without it keep the mask kernel).
+//! inside the section and a reason, truncated images with an offset), and optional (images
+//! without it keep the mask kernel).
 
 use lens_test_support::fixtures::*;
 use lens_vm::rom::{self, LoadErrorKind, Section, WriteOptions};
@@ -102,6 +103,21 @@ fn every_single_bit_flip_in_the_section_is_rejected_with_an_offset_inside_it() {
     // Index records: unused table bits (row bits past a class's entries are padding) and the
     // reserved bytes are checked too, so every flip is caught.
     assert_eq!(rejected, len * 8, "every flip must be rejected");
+}
+
+#[test]
+fn every_truncation_of_an_image_with_pair_rows_is_rejected() {
+    let bytes = with_block_words(1);
+    let (off, len) = section(&bytes);
+    assert_eq!(Rom::from_bytes(&bytes).unwrap().format_version(), 4);
+    for cut in 0..bytes.len() {
+        let e = Rom::from_bytes(&bytes[..cut]).expect_err("a truncated image must not load");
+        assert!(
+            e.offset <= bytes.len(),
+            "cut {cut} (section {off}..{}): {e}",
+            off + len
+        );
+    }
 }
 
 #[test]
