@@ -6,6 +6,8 @@
 //!   and `ScanPlan::scan` with candidate sets over the foci (the default) against the same
 //!   plans with sets over the whole board only (`board_parallel_plan_board_sets`) and with
 //!   every survivor through the class program (`board_parallel_plan_class_program`);
+//!   `ScanSet::scan` (`board_parallel_set`: every class and both colours of a position in one
+//!   call) and its compact-hit form `ScanSet::scan_hits` (`board_parallel_set_hits`);
 //! - import + compile of patterns.db (with its constraints and externs; GNU Go's mkpat + gcc: 2.8 s).
 //!
 //! Reads `../shared/data/gnugo/` (GPL, never copied); prints a note and benches nothing if absent.
@@ -34,6 +36,8 @@ enum Path {
     /// `ScanSet::scan`: the five classes and both colours of a position in one call (the
     /// anchor classes in one walk over all stones).
     Set,
+    /// `ScanSet::scan_hits`: the same call writing compact hits (8 bytes per match).
+    SetHits,
     /// `ScanPlan::scan_hits`: compact hits, not resolved.
     PlanHits,
     /// `ScanPlan::scan` with every survivor through the class program (the plain classes'
@@ -136,6 +140,7 @@ fn bench(c: &mut Criterion) {
     let class_program: Vec<ScanPlan> = plans.iter().map(|p| p.clone().without_plain()).collect();
     let set = ScanSet::new(&rom, &classes).unwrap();
     let mut set_slots = vec![Match::EMPTY; 8192 * 2 * classes.len()];
+    let mut set_hit_slots = vec![Hit::EMPTY; 8192 * 2 * classes.len()];
     let mut slots = vec![Match::EMPTY; 8192];
     let mut hit_slots = vec![Hit::EMPTY; 8192];
     let mut scratch = Scratch::new();
@@ -147,6 +152,19 @@ fn bench(c: &mut Criterion) {
                 let mut outs: Vec<MatchBuf> =
                     set_slots.chunks_mut(8192).map(MatchBuf::new).collect();
                 n += set.scan(
+                    &rom,
+                    board,
+                    &NoHost,
+                    Orientations::All,
+                    &mut scratch,
+                    &mut outs,
+                );
+                continue;
+            }
+            if path == Path::SetHits {
+                let mut outs: Vec<HitBuf> =
+                    set_hit_slots.chunks_mut(8192).map(HitBuf::new).collect();
+                n += set.scan_hits(
                     &rom,
                     board,
                     &NoHost,
@@ -183,7 +201,7 @@ fn bench(c: &mut Criterion) {
                             plan.scan_hits(&rom, board, &NoHost, &q, &mut scratch, &mut hits)
                         }
                         Path::Points => rom.scan_points(board, &NoHost, &q, &mut scratch, &mut out),
-                        Path::Set => unreachable!("scanned per board above"),
+                        Path::Set | Path::SetHits => unreachable!("scanned per board above"),
                         Path::Reference => lens_vm::reference::scan(
                             &rom,
                             board,
@@ -198,7 +216,7 @@ fn bench(c: &mut Criterion) {
         }
         n
     };
-    // `LENS_GNUGO_PROFILE=plan|plan_hits|board_sets|class_program|rom:ROUNDS`: only that path, ROUNDS times,
+    // `LENS_GNUGO_PROFILE=plan|plan_hits|set|set_hits|board_sets|class_program|rom:ROUNDS`: only that path, ROUNDS times,
     // then exit (for `valgrind --tool=callgrind`: instructions per board without criterion).
     if let Ok(spec) = std::env::var("LENS_GNUGO_PROFILE") {
         let (name, rounds) = spec.split_once(':').unwrap_or((&spec, "10"));
@@ -206,10 +224,13 @@ fn bench(c: &mut Criterion) {
             "plan" => Path::Plan,
             "plan_hits" => Path::PlanHits,
             "set" => Path::Set,
+            "set_hits" => Path::SetHits,
             "board_sets" => Path::PlanBoardSets,
             "class_program" => Path::PlanClassProgram,
             "rom" => Path::BoardParallel,
-            _ => panic!("LENS_GNUGO_PROFILE: plan, plan_hits, board_sets, class_program or rom"),
+            _ => panic!(
+                "LENS_GNUGO_PROFILE: plan, plan_hits, set, set_hits, board_sets, class_program or rom"
+            ),
         };
         let (mut n, rounds) = (0, rounds.parse::<usize>().unwrap());
         let t0 = thread_cpu();
@@ -227,6 +248,7 @@ fn bench(c: &mut Criterion) {
     assert_eq!(per_board, scan_all(Path::PlanClassProgram));
     assert_eq!(per_board, scan_all(Path::PlanHits));
     assert_eq!(per_board, scan_all(Path::Set));
+    assert_eq!(per_board, scan_all(Path::SetHits));
     eprintln!(
         "scan set: {} of {} classes in one walk",
         set.walked(),
@@ -256,6 +278,7 @@ fn bench(c: &mut Criterion) {
     let paths = [
         ("board_parallel_plan", Path::Plan),
         ("board_parallel_set", Path::Set),
+        ("board_parallel_set_hits", Path::SetHits),
         ("board_parallel_plan_board_sets", Path::PlanBoardSets),
         ("board_parallel_plan_class_program", Path::PlanClassProgram),
         ("board_parallel_plan_hits", Path::PlanHits),

@@ -28,7 +28,7 @@ use lens_compiler::import::gnugo::{
 use lens_vm::board::Colour;
 use lens_vm::geometry::Orientation;
 use lens_vm::matching::simd::{self, Simd};
-use lens_vm::matching::{ScanPlan, ScanSet};
+use lens_vm::matching::{Hit, HitBuf, ScanPlan, ScanSet};
 use lens_vm::{Match, MatchBuf, MatchResult, NoHost, Orientations, Query, Rom, Scratch};
 
 const SLOTS: usize = 16 * 1024;
@@ -173,6 +173,8 @@ fn lens_matches_equal_gnugo_on_every_oracle_database() {
     let mut over_foci = 0;
     let mut plain = 0;
     let mut shared = [0usize; 2];
+    // Shared walks taken by `ScanSet::scan_shared_hits` (compact hits).
+    let mut shared_hits = 0usize;
     // Shared walks whose offset planes were gathered portably / with `pext`.
     let mut gathers = [0usize; 2];
     for &(db, files, _mode) in DATABASES {
@@ -204,6 +206,7 @@ fn lens_matches_equal_gnugo_on_every_oracle_database() {
             // in one walk over all stones.
             let set = ScanSet::new(&rom, &class_ids).unwrap();
             let mut set_slots = vec![Match::EMPTY; SLOTS * 2 * class_ids.len()];
+            let mut set_hit_slots = vec![Hit::EMPTY; SLOTS * 2 * class_ids.len()];
             for (b, (id, board)) in boards.iter().enumerate() {
                 // Every other position on the portable path: both gathers of the offset planes.
                 simd::force((b % 2 == 1).then_some(Simd::PORTABLE)).unwrap();
@@ -225,6 +228,43 @@ fn lens_matches_equal_gnugo_on_every_oracle_database() {
                     &mut scratch,
                     &mut outs,
                 );
+                // The same call writing compact hits, through the shared walk (forced) and
+                // whole: the same matches once resolved.
+                let mut hit_outs: Vec<HitBuf> =
+                    set_hit_slots.chunks_mut(SLOTS).map(HitBuf::new).collect();
+                let walked_hits = set.scan_shared_hits(
+                    &rom,
+                    board,
+                    Orientations::All,
+                    &mut scratch,
+                    &mut hit_outs,
+                );
+                assert_eq!(walked_hits.is_some(), walked.is_some());
+                shared_hits += usize::from(walked_hits.is_some());
+                let mut hit_outs: Vec<HitBuf> =
+                    set_hit_slots.chunks_mut(SLOTS).map(HitBuf::new).collect();
+                set.scan_hits(
+                    &rom,
+                    board,
+                    &NoHost,
+                    Orientations::All,
+                    &mut scratch,
+                    &mut hit_outs,
+                );
+                for (i, &class) in class_ids.iter().enumerate() {
+                    for k in 0..2 {
+                        let resolved: Vec<Match> = hit_outs[2 * i + k]
+                            .as_slice()
+                            .iter()
+                            .map(|h| h.resolve(&rom, class))
+                            .collect();
+                        assert_eq!(
+                            resolved.as_slice(),
+                            outs[2 * i + k].as_slice(),
+                            "{file} {id}: ScanSet::scan_hits and ScanSet::scan disagree"
+                        );
+                    }
+                }
                 for (i, &class) in class_ids.iter().enumerate() {
                     for (k, perspective) in [Colour::Black, Colour::White].into_iter().enumerate() {
                         let q = Query {
@@ -349,6 +389,10 @@ fn lens_matches_equal_gnugo_on_every_oracle_database() {
     assert!(over_foci > 0, "no plan walked its trie over the foci");
     assert!(plain > 0, "no plan skipped the class program");
     assert!(shared[1] > 0, "no ScanSet walked its classes together");
+    assert_eq!(
+        shared_hits, shared[1],
+        "ScanSet::scan_hits took the shared walk as scan did"
+    );
     simd::force(None).unwrap();
     eprintln!("ScanSet offsets gathered portably / by pext: {gathers:?}");
     assert!(

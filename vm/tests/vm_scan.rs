@@ -453,6 +453,7 @@ fn scan_set_equals_reference_scans() {
     );
     assert!(lens_vm::matching::ScanSet::new(&rom, &[ClassId(999)]).is_none());
     let mut slots = vec![Match::EMPTY; (2 * ids.len()) << 13];
+    let mut hit_slots = vec![Hit::EMPTY; (2 * ids.len()) << 13];
     let mut want = vec![Match::EMPTY; 1 << 13];
     let mut scratch = Scratch::new();
     let paths: Vec<Simd> = Simd::supported().collect();
@@ -486,8 +487,32 @@ fn scan_set_equals_reference_scans() {
             if walked.is_some() {
                 gathers[usize::from(paths[round % paths.len()].pext_offsets())] += 1;
             }
+            // The compact-hit form, through the shared walk alone and whole.
+            let mut hit_outs: Vec<HitBuf> =
+                hit_slots.chunks_mut(1 << 13).map(HitBuf::new).collect();
+            let walked_hits =
+                set.scan_shared_hits(&rom, b, orientations, &mut scratch, &mut hit_outs);
+            assert_eq!(walked_hits, walked, "scan_shared_hits and scan_shared");
+            let mut hit_outs: Vec<HitBuf> =
+                hit_slots.chunks_mut(1 << 13).map(HitBuf::new).collect();
+            let n_hits = set.scan_hits(&rom, b, &NoHost, orientations, &mut scratch, &mut hit_outs);
             let mut outs: Vec<MatchBuf> = slots.chunks_mut(1 << 13).map(MatchBuf::new).collect();
             let n = set.scan(&rom, b, &NoHost, orientations, &mut scratch, &mut outs);
+            assert_eq!(n_hits, n);
+            for (i, &class) in ids.iter().enumerate() {
+                for k in 0..2 {
+                    let resolved: Vec<Match> = hit_outs[2 * i + k]
+                        .as_slice()
+                        .iter()
+                        .map(|h| h.resolve(&rom, class))
+                        .collect();
+                    assert_eq!(
+                        resolved.as_slice(),
+                        outs[2 * i + k].as_slice(),
+                        "hits, class {i}"
+                    );
+                }
+            }
             let mut total = 0;
             for (i, &class) in ids.iter().enumerate() {
                 for (k, perspective) in [Colour::Black, Colour::White].into_iter().enumerate() {

@@ -495,7 +495,7 @@ pub(crate) fn run_class_from<
                         if O::HITS {
                             out.put_hit(ctx.x, ctx.y, t, p, keep);
                         } else {
-                            let f = src.pattern(p);
+                            let f = src.pattern(rom, p);
                             let point = (px, py);
                             out.put_plain((ctx.x, ctx.y), t, p, plain.kind, point, &f, keep);
                         }

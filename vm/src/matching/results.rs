@@ -338,16 +338,24 @@ pub(crate) struct Plain {
 }
 
 impl Plain {
-    pub const NO: u8 = 0;
-    pub const MOVE: u8 = 1;
-    pub const REJECT: u8 = 2;
+    // The numbers of the image's `plain` field (`rom/facts.rs`).
+    pub const NO: u8 = crate::rom::facts::NOT_PLAIN;
+    pub const MOVE: u8 = crate::rom::facts::MOVE;
+    pub const REJECT: u8 = crate::rom::facts::REJECT;
     #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
-    pub const VALUE: u8 = 3;
-    const UNKNOWN: Plain = Plain {
-        kind: Plain::NO,
-        dx: 0,
-        dy: 0,
-    };
+    pub const VALUE: u8 = crate::rom::facts::VALUE;
+
+    /// A result of kind `kind` at the stored offset `(dx, dy)`, as orientation `o` maps it.
+    #[inline(always)]
+    pub(crate) fn turned(kind: u8, dx: i8, dy: i8, o: u8) -> Plain {
+        let [a, b, c, d] = TURN[o as usize & 7];
+        let (dx, dy) = (dx as i32, dy as i32);
+        Plain {
+            kind,
+            dx: (a * dx + b * dy) as i8,
+            dy: (c * dx + d * dy) as i8,
+        }
+    }
 
     /// The result's point for a match at `(x, y)` reported in orientation `t` of an entry of
     /// orientation `o`: the stored offset as is when `t == o` (every match of a query of all
@@ -423,27 +431,37 @@ pub(crate) struct PatFact {
 pub(crate) trait Entries {
     fn get(&self, rom: &Rom<'_>, e: u32) -> (u32, u8, u8, Plain);
     /// The facts of pattern index `p` whose entry `get` called plain.
-    #[inline(always)]
-    fn pattern(&self, _p: u32) -> PatFact {
-        PatFact::default()
-    }
+    fn pattern(&self, rom: &Rom<'_>, p: u32) -> PatFact;
 }
 
-/// The ROM's entry records (nothing is known plain).
+/// The ROM's entry records, with their plain facts in a format-v5 image with `pattern_facts`
+/// (`rom/facts.rs`; nothing is known plain in other images).
 pub(crate) struct FromRom;
 
 impl Entries for FromRom {
     #[inline(always)]
     fn get(&self, rom: &Rom<'_>, e: u32) -> (u32, u8, u8, Plain) {
-        let (p, o, cov) = rom.entry(e);
-        (p, o, cov, Plain::UNKNOWN)
+        let (p, o, cov, plain) = rom.entry_plain(e);
+        let (kind, dx, dy) = crate::rom::facts::decode(plain);
+        (p, o, cov, Plain::turned(kind, dx, dy, o))
+    }
+    #[inline(always)]
+    fn pattern(&self, rom: &Rom<'_>, p: u32) -> PatFact {
+        let f = rom.pat_fact(p);
+        PatFact {
+            id: f.id,
+            priority: f.priority,
+            value: f.value,
+            bits: f.bits,
+            sequence: f.sequence,
+        }
     }
 }
 
 /// One fact per entry of a class, 8 bytes: covers (bits 0-7), orientation (8-10), the
 /// result's kind when the pattern has no tests (11-12, [`Plain`]), its offset as the entry's
-/// orientation maps it (dx 16-23, dy 24-31), the pattern index (32-63). One load per candidate (a second, per-pattern table of
-/// 4-byte entries measured slower).
+/// orientation maps it (dx 16-23, dy 24-31), the pattern index (32-63). One load per
+/// candidate (a second, per-pattern table of 4-byte entries measured slower).
 #[cfg(feature = "alloc")]
 #[derive(Clone, Copy)]
 pub(crate) struct Facts<'f> {
@@ -469,7 +487,7 @@ impl Entries for Facts<'_> {
         ((f >> 32) as u32, (f >> 8) as u8 & 7, f as u8, plain)
     }
     #[inline(always)]
-    fn pattern(&self, p: u32) -> PatFact {
+    fn pattern(&self, _rom: &Rom<'_>, p: u32) -> PatFact {
         self.pats
             .get(p.wrapping_sub(self.pat0) as usize)
             .copied()
@@ -513,9 +531,7 @@ fn fact(rom: &Rom<'_>, e: u32) -> u64 {
         None => (Plain::NO, 0, 0),
     };
     // The offset as the entry's own orientation places it ([`Plain::at`]).
-    let [a, b, c, d] = TURN[o as usize & 7];
-    let (dx, dy) = (dx as i32, dy as i32);
-    let (dx, dy) = (a * dx + b * dy, c * dx + d * dy);
+    let Plain { dx, dy, .. } = Plain::turned(kind, dx, dy, o);
     (p as u64) << 32
         | (dy as u8 as u64) << 24
         | (dx as u8 as u64) << 16

@@ -21,7 +21,7 @@ use super::{ENTRY_BITS, MAX_SIDE, MAX_WORDS, ScanScratch};
 use crate::board::{BoardView, Colour};
 use crate::geometry::Orientation;
 use crate::matching::{
-    Host, Match, MatchBuf, MatchResult, Orientations, Query, Scratch, Sink, map_result,
+    HitBuf, Host, Match, MatchBuf, MatchResult, Orientations, Query, Scratch, Sink, map_result,
     reported_orientation,
 };
 use crate::rom::{ClassId, RawResult, Rom};
@@ -44,6 +44,9 @@ pub struct ScanSet {
     records: Vec<Record>,
     /// The patterns of the records.
     patterns: Vec<PatternOut>,
+    /// Per entry of the shared walk: its pattern's index in the ROM (what a compact hit
+    /// holds: read instead of the pattern's match).
+    pattern_index: Vec<u32>,
     /// Per entry of the shared walk: its match's facts, for a focus where the query admits
     /// only some of its covers.
     facts: Vec<Fact>,
@@ -93,6 +96,7 @@ impl ScanSet {
         let mut patterns: Vec<PatternOut> = Vec::new();
         let mut numbered: BTreeMap<u32, u32> = BTreeMap::new();
         let mut facts = Vec::new();
+        let mut pattern_index = Vec::new();
         for (i, p) in plans.iter().enumerate() {
             let info = rom.class(p.class)?;
             let foe = match info.focus() & 7 {
@@ -152,6 +156,7 @@ impl ScanSet {
                     dx: dx as i16,
                     dy: dy as i16,
                 });
+                pattern_index.push(f.p);
                 facts.push(f);
             }
         }
@@ -170,6 +175,7 @@ impl ScanSet {
             walk,
             records,
             patterns,
+            pattern_index,
             facts,
         })
     }
@@ -197,6 +203,53 @@ impl ScanSet {
         scratch: &mut Scratch,
         outs: &mut [MatchBuf<'_>],
     ) -> usize {
+        self.scan_into(
+            rom,
+            board,
+            host,
+            orientations,
+            scratch,
+            outs,
+            ScanPlan::scan,
+        )
+    }
+
+    /// [`ScanSet::scan`] writing compact [`Hit`](crate::matching::Hit)s (focus, pattern index,
+    /// orientation: 8 bytes instead of a whole [`Match`]) into `outs`, laid out as there: the
+    /// same matches in the same order, resolved only when read
+    /// ([`Hit::resolve`](crate::matching::Hit::resolve)).
+    pub fn scan_hits<B: BoardView + ?Sized, H: Host + ?Sized>(
+        &self,
+        rom: &Rom<'_>,
+        board: &B,
+        host: &H,
+        orientations: Orientations,
+        scratch: &mut Scratch,
+        outs: &mut [HitBuf<'_>],
+    ) -> usize {
+        self.scan_into(
+            rom,
+            board,
+            host,
+            orientations,
+            scratch,
+            outs,
+            ScanPlan::scan_hits,
+        )
+    }
+
+    /// The shared walk into `outs`, then the classes outside it by `plan_scan`.
+    #[allow(clippy::too_many_arguments)]
+    fn scan_into<B: BoardView + ?Sized, H: Host + ?Sized, O: Sink>(
+        &self,
+        rom: &Rom<'_>,
+        board: &B,
+        host: &H,
+        orientations: Orientations,
+        scratch: &mut Scratch,
+        outs: &mut [O],
+        plan_scan: impl Fn(&ScanPlan, &Rom<'_>, &B, &H, &Query, &mut Scratch, &mut O) -> usize,
+    ) -> usize {
         let walked = self.walk(rom, board, orientations, scratch, outs);
         let mut produced = walked.unwrap_or(0);
         for (i, (plan, w)) in self.plans.iter().zip(&self.walked).enumerate() {
@@ -212,7 +265,7 @@ impl ScanSet {
                     perspective,
                     orientations,
                 };
-                produced += plan.scan(rom, board, host, &q, scratch, out);
+                produced += plan_scan(plan, rom, board, host, &q, scratch, out);
             }
         }
         produced
@@ -232,16 +285,28 @@ impl ScanSet {
         self.walk(rom, board, orientations, scratch, outs)
     }
 
-    /// The shared walk of the merged classes: `None` (nothing written) when it cannot serve
-    /// this scan (board wider than 25, more than [`MAX_STONES`] stones, more hits than the
-    /// scratch holds, a plan from another ROM, missing outputs).
-    fn walk<B: BoardView + ?Sized>(
+    /// [`ScanSet::scan_shared`] writing compact hits (as [`ScanSet::scan_hits`]).
+    pub fn scan_shared_hits<B: BoardView + ?Sized>(
         &self,
         rom: &Rom<'_>,
         board: &B,
         orientations: Orientations,
         scratch: &mut Scratch,
-        outs: &mut [MatchBuf<'_>],
+        outs: &mut [HitBuf<'_>],
+    ) -> Option<usize> {
+        self.walk(rom, board, orientations, scratch, outs)
+    }
+
+    /// The shared walk of the merged classes: `None` (nothing written) when it cannot serve
+    /// this scan (board wider than 25, more than [`MAX_STONES`] stones, more hits than the
+    /// scratch holds, a plan from another ROM, missing outputs).
+    fn walk<B: BoardView + ?Sized, O: Sink>(
+        &self,
+        rom: &Rom<'_>,
+        board: &B,
+        orientations: Orientations,
+        scratch: &mut Scratch,
+        outs: &mut [O],
     ) -> Option<usize> {
         let ck = self.walk.as_ref()?;
         let s = board.size() as i32;
@@ -311,7 +376,13 @@ impl ScanSet {
             // The perspective: the focus's colour (O-anchored, `out` even) or the other
             // (X-anchored, `out` odd).
             let out = &mut outs[r.out as usize ^ white];
-            if r.cov & !qmask == 0 {
+            if O::HITS && r.cov & !qmask == 0 {
+                // A compact hit: the pattern's index, not its match.
+                let Some(&p) = self.pattern_index.get(e) else {
+                    continue;
+                };
+                out.put_hit(x, y, r.t, p);
+            } else if r.cov & !qmask == 0 {
                 let Some(pt) = self.patterns.get(r.pat as usize) else {
                     continue;
                 };
