@@ -493,7 +493,7 @@ pub(crate) fn run_class_from<
                             & rejects.has_at(at, rom, out, start, px, py));
                         let before = out.stored();
                         if O::HITS {
-                            out.put_hit(ctx.x, ctx.y, t, p, keep);
+                            out.put_hit_if(ctx.x, ctx.y, t, p, keep);
                         } else {
                             let f = src.pattern(rom, p);
                             let point = (px, py);

@@ -97,11 +97,13 @@ pub(crate) trait Sink {
     fn put(&mut self, m: &Match, p: u32);
     /// Whether this output stores compact hits (then [`Sink::put_hit`] stores a match).
     const HITS: bool = false;
-    /// Stores, when `keep`, the match of pattern index `p` at `(x, y)` in orientation `t`
-    /// (outputs with [`Sink::HITS`] only: nothing else of the match is needed). Without a
-    /// branch on `keep` ([`OutBuf::push_if`]).
+    /// Stores the match of pattern index `p` at `(x, y)` in orientation `t` (outputs with
+    /// [`Sink::HITS`] only: nothing else of the match is needed).
     #[inline(always)]
-    fn put_hit(&mut self, _x: i32, _y: i32, _t: u8, _p: u32, _keep: bool) {}
+    fn put_hit(&mut self, _x: i32, _y: i32, _t: u8, _p: u32) {}
+    /// [`Sink::put_hit`] when `keep`, without a branch on `keep` ([`OutBuf::push_if`]).
+    #[inline(always)]
+    fn put_hit_if(&mut self, _x: i32, _y: i32, _t: u8, _p: u32, _keep: bool) {}
     /// Stores, when `keep`, the match of pattern index `p` at the focus `(x, y)` in
     /// orientation `t`, known from an entry's facts: its result of kind `kind` ([`Plain`]) at
     /// `at` (already mapped), the pattern's other fields in `f` (read only by outputs without
@@ -191,7 +193,16 @@ impl Sink for HitBuf<'_> {
     }
     const HITS: bool = true;
     #[inline(always)]
-    fn put_hit(&mut self, x: i32, y: i32, t: u8, p: u32, keep: bool) {
+    fn put_hit(&mut self, x: i32, y: i32, t: u8, p: u32) {
+        self.push(Hit {
+            x: x as u8,
+            y: y as u8,
+            orientation: t,
+            pattern: p,
+        });
+    }
+    #[inline(always)]
+    fn put_hit_if(&mut self, x: i32, y: i32, t: u8, p: u32, keep: bool) {
         let h = Hit {
             x: x as u8,
             y: y as u8,
