@@ -1,6 +1,6 @@
-//! The compatibility promise: committed format-v1 and v2 images keep loading and behaving the
-//! same under the format-v4 VM, a committed v3 compact-profile image loads and expands to the
-//! same behaviour, the v4 fast writer's bytes are pinned by a committed v4 image, and
+//! The compatibility promise: committed format-v1, v2 and v4 images keep loading and behaving
+//! the same under the format-v5 VM, a committed v3 compact-profile image loads and expands to
+//! the same behaviour, the v5 fast writer's bytes are pinned by a committed v5 image, and
 //! `disasm`/`stats` of the sample image are pinned by snapshots.
 
 use lens_test_support::fixtures::*;
@@ -26,13 +26,15 @@ fn committed_v1_image_still_loads_and_behaves() {
     let boards = sample_boards();
     let behaviour_old = behaviour(&old, &boards);
     assert!(behaviour_old.len() > 20);
-    // Formats 2 and 3 only add sections (the optional `lut`; the compact profile's) and 4
-    // only pair rows in the optional `sliced` section: without options the writer emits the
-    // v1 bytes but for the version field (and the header checksum that covers it).
-    assert_eq!(FORMAT_VERSION, 4);
+    // Formats 2 and 3 only add sections (the optional `lut`; the compact profile's), 4 only
+    // pair rows in the optional `sliced` section and 5 the plain facts written with it: without
+    // options the writer emits the v1 bytes but for the version field (and the header
+    // checksum that covers it).
+    assert_eq!(FORMAT_VERSION, 5);
     let fresh = rom::write(&sample_spec(false));
     let new = Rom::from_bytes(&fresh).unwrap();
-    assert_eq!(new.format_version(), 4);
+    assert_eq!(new.format_version(), 5);
+    assert!(!new.has_pattern_facts());
     assert_eq!(behaviour(&new, &boards), behaviour_old);
     let mut as_v1 = fresh.clone();
     as_v1[12..16].copy_from_slice(&1u32.to_le_bytes());
@@ -41,22 +43,23 @@ fn committed_v1_image_still_loads_and_behaves() {
         as_v1, bytes,
         "the writer changed more than the version: bump the format version"
     );
-    // A v1 image may carry kinds up to 27 (`sliced`), but not the pair rows that v4 writes
-    // in it (the committed v2 image carries the section as older writers wrote it).
-    let v4_sliced = rom::write_with(
+    // A v1 image may carry kinds up to 27 (`sliced`), but not what v4 and v5 write with it
+    // (pair rows, `pattern_facts`, kind 34; vm_sliced.rs refuses pair rows under a v3 header
+    // on an image without the facts).
+    let v5_sliced = rom::write_with(
         &sample_spec(false),
         &rom::WriteOptions {
             sliced_block_words: 8,
             ..Default::default()
         },
     );
-    let mut v = v4_sliced.clone();
+    let mut v = v5_sliced.clone();
     v[12..16].copy_from_slice(&1u32.to_le_bytes());
     rom::fix_checksums(&mut v);
-    let e = Rom::from_bytes(&v).expect_err("v4 pair rows under a v1 header");
+    let e = Rom::from_bytes(&v).expect_err("v5 sections under a v1 header");
     assert_eq!(
         e.reason,
-        rom::LoadErrorKind::Malformed("sliced pair rows in an image of format version 3 or older")
+        rom::LoadErrorKind::Malformed("more sections than the image's format version defines")
     );
 }
 
@@ -90,15 +93,42 @@ fn committed_v2_image_still_loads_and_behaves() {
 }
 
 #[test]
-fn committed_v4_image_pins_the_fast_writer() {
-    let path = data("format-v4-sample.rom");
-    if std::env::var_os("LENS_BLESS_ROM").is_some() {
-        std::fs::write(&path, sample_fast(false)).unwrap();
-    }
-    let bytes = std::fs::read(&path).expect("tests/data/format-v4-sample.rom is committed");
+fn committed_v4_image_still_loads_and_behaves() {
+    // Never re-blessed: what the v4 fast writer wrote (pair rows, no plain facts: matched
+    // through the pattern and result records).
+    let bytes = std::fs::read(data("format-v4-sample.rom")).expect("format-v4-sample.rom");
     let r = Rom::from_bytes(&bytes).expect("the v4 sample loads");
     assert_eq!(r.format_version(), 4);
     assert!(r.has_sliced());
+    assert!(!r.has_pattern_facts());
+    let boards = sample_boards();
+    let fresh = sample_fast(false);
+    assert_eq!(
+        behaviour(&r, &boards),
+        behaviour(&Rom::from_bytes(&fresh).unwrap(), &boards)
+    );
+    // The v5 image under a v4 header: `pattern_facts` (kind 34) is not a v4 section.
+    let mut v = fresh;
+    v[12..16].copy_from_slice(&4u32.to_le_bytes());
+    rom::fix_checksums(&mut v);
+    let e = Rom::from_bytes(&v).expect_err("pattern_facts under a v4 header");
+    assert_eq!(
+        e.reason,
+        rom::LoadErrorKind::Malformed("section kind not defined in the image's format version")
+    );
+}
+
+#[test]
+fn committed_v5_image_pins_the_fast_writer() {
+    let path = data("format-v5-sample.rom");
+    if std::env::var_os("LENS_BLESS_ROM").is_some() {
+        std::fs::write(&path, sample_fast(false)).unwrap();
+    }
+    let bytes = std::fs::read(&path).expect("tests/data/format-v5-sample.rom is committed");
+    let r = Rom::from_bytes(&bytes).expect("the v5 sample loads");
+    assert_eq!(r.format_version(), 5);
+    assert!(r.has_sliced());
+    assert!(r.has_pattern_facts());
     let boards = sample_boards();
     let v2 = std::fs::read(data("format-v2-sample.rom")).unwrap();
     assert_eq!(
@@ -133,8 +163,8 @@ fn committed_v3_compact_image_loads_and_expands_to_the_same_behaviour() {
         behaviour(&Rom::from_bytes(&expanded).unwrap(), &boards),
         behaviour(&Rom::from_bytes(&fast).unwrap(), &boards)
     );
-    // Format 4 changed only the fast profile's `sliced` section: the compact writer emits the
-    // v3 bytes but for the version field.
+    // Formats 4 and 5 changed only the fast profile (`sliced`, the plain facts): the compact
+    // writer emits the v3 bytes but for the version field.
     let mut as_v3 = rom::write_with(&sample_spec(false), &compact_opts);
     as_v3[12..16].copy_from_slice(&3u32.to_le_bytes());
     rom::fix_checksums(&mut as_v3);

@@ -109,6 +109,22 @@ fn match_calls(
     );
     internals::set_write_pair_rows(None);
     let v3 = Rom::from_bytes(v3_bytes).unwrap();
+    // And without the plain facts (format v4's records: entry, pattern and result read per
+    // match): the baseline of `pattern_facts` in the same run.
+    internals::set_write_facts(Some(false));
+    let v4_bytes: &'static [u8] = Box::leak(
+        image_with(
+            cut,
+            patterns,
+            &rom::WriteOptions {
+                sliced_block_words: 8,
+                ..Default::default()
+            },
+        )
+        .into_boxed_slice(),
+    );
+    internals::set_write_facts(None);
+    let v4 = Rom::from_bytes(v4_bytes).unwrap();
     let masks = rom.without_sliced();
     let class = rom.class_by_name("bench").unwrap();
     let variants = rom.class(class).unwrap().entry_count() as u64;
@@ -133,7 +149,7 @@ fn match_calls(
         }
         n
     };
-    // `LENS_MATCH_PROFILE=call|filter[:ROUNDS[:ENTRIES]]`: only the `cut` set's 3000-pattern
+    // `LENS_MATCH_PROFILE=call|filter[:ROUNDS[:ENTRIES|v4]]`: only the `cut` set's 3000-pattern
     // sliced calls (whole, or the filter alone; blocks of 512 entries unless ENTRIES), ROUNDS x
     // 64, then exit (a `valgrind --tool=callgrind`
     // target; also old/new binaries in alternation).
@@ -144,8 +160,10 @@ fn match_calls(
         let mut parts = spec.split(':');
         let name = parts.next().unwrap_or("call");
         let rounds = parts.next().unwrap_or("100");
-        // An optional third field picks the block size (entries; default 512).
+        // An optional third field picks the block size (entries; default 512), or `v4`: the
+        // 512-entry image without the plain facts.
         let rom = match parts.next() {
+            Some("v4") => v4,
             Some(e) => {
                 roms.iter()
                     .find(|(n, _)| *n == format!("sliced_{e}"))
@@ -191,6 +209,11 @@ fn match_calls(
         calls(&v3, false, &mut slots, &mut scratch),
         want,
         "v3 blocks"
+    );
+    assert_eq!(
+        calls(&v4, false, &mut slots, &mut scratch),
+        want,
+        "v4 records"
     );
 
     let mut g = c.benchmark_group(format!("match_call_{set}"));
@@ -355,6 +378,13 @@ fn match_calls(
         Box::new(move || calls(&v3, false, &mut sl, &mut sc)),
     ));
     kernels.push(("filter_v3_blocks".into(), Box::new(filter(v3))));
+    // And the image without the plain facts (format v4's records).
+    let (mut sl, mut sc) = (vec![Match::EMPTY; 1 << 14], Scratch::new());
+    kernels.push((
+        "sliced_v4".into(),
+        Box::new(move || calls(&v4, false, &mut sl, &mut sc)),
+    ));
+    kernels.push(("filter_v4".into(), Box::new(filter(v4))));
     // The same calls writing compact hits (focus, pattern, orientation) instead of matches.
     let hits = move |r: Rom<'static>| {
         let (mut sl, mut sc) = (vec![matching::Hit::EMPTY; 1 << 14], Scratch::new());

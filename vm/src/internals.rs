@@ -21,6 +21,11 @@ pub use crate::incremental::scan::set_survivor_flush;
 /// baseline image for benches.
 pub use crate::rom::sliced::set_write_pair_rows;
 
+/// The writer without the plain facts (format v5's `pattern_facts` section and the entries'
+/// `plain` fields; off: format v4's records): a baseline image for benches and the record path
+/// for differential tests.
+pub use crate::rom::facts::set_write_facts;
+
 /// The lookup tables' window cut and candidate lists (`rom/lut.rs`, "lut" in
 /// `docs/rom-format.md`).
 pub mod lut {

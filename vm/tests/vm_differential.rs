@@ -100,6 +100,9 @@ fn kernel_agrees_with_reference() {
         .map(|b| Rom::from_bytes(b).unwrap())
         .collect();
     assert!(!rom.has_sliced() && sliced.iter().all(|r| r.has_sliced()));
+    // The plain facts (format v5) come with the sliced tables: the sliced images (and the
+    // mask kernel on them, below) write plain matches from them, `rom` from the records.
+    assert!(!rom.has_pattern_facts() && sliced.iter().all(|r| r.has_pattern_facts()));
     // Every instruction-set path this machine has (sliced ORs, view cut), forced one by one.
     // Per-entry facts (`HitPlan`) of every class of the sliced images.
     let facts: Vec<Vec<HitPlan>> = sliced
@@ -243,6 +246,16 @@ fn agree(
                 (nsr, sr.as_slice()),
                 (nrb, rb.as_slice()),
                 "sliced kernel differs (row bitboards): class {c} at ({x},{y}) {q:?}"
+            );
+            // The mask kernel with the plain facts.
+            let mut mf = MatchBuf::new(&mut fast);
+            let nmf = s
+                .without_sliced()
+                .match_at(&board, &NoHost, &q, x, y, &mut scratch, &mut mf);
+            assert_eq!(
+                (nmf, mf.as_slice()),
+                (nb, b.as_slice()),
+                "mask kernel with plain facts differs: class {c} at ({x},{y}) {q:?}"
             );
             // Both kernels on the same board with kept views (views read, not cut).
             for (kernel, r) in [(rom, "masks"), (s, "sliced")] {

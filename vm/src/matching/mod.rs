@@ -498,7 +498,7 @@ pub(crate) fn run_class_from<
                         if O::HITS {
                             out.put_hit(ctx.x, ctx.y, t, p);
                         } else {
-                            let f = src.pattern(p);
+                            let f = src.pattern(rom, p);
                             out.put_plain((ctx.x, ctx.y), t, p, plain.kind, (px, py), &f);
                         }
                         rejects.add_if(is_reject & (out.stored() > before), px, py);

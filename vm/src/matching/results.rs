@@ -297,16 +297,12 @@ pub(crate) struct Plain {
 }
 
 impl Plain {
-    pub const NO: u8 = 0;
-    pub const MOVE: u8 = 1;
-    pub const REJECT: u8 = 2;
+    // The numbers of the image's `plain` field (`rom/facts.rs`).
+    pub const NO: u8 = crate::rom::facts::NOT_PLAIN;
+    pub const MOVE: u8 = crate::rom::facts::MOVE;
+    pub const REJECT: u8 = crate::rom::facts::REJECT;
     #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
-    pub const VALUE: u8 = 3;
-    const UNKNOWN: Plain = Plain {
-        kind: Plain::NO,
-        dx: 0,
-        dy: 0,
-    };
+    pub const VALUE: u8 = crate::rom::facts::VALUE;
 }
 
 /// `[a, b, c, d]` per orientation: it maps `(dx, dy)` to `(a dx + b dy, c dx + d dy)`
@@ -344,20 +340,30 @@ pub(crate) struct PatFact {
 pub(crate) trait Entries {
     fn get(&self, rom: &Rom<'_>, e: u32) -> (u32, u8, u8, Plain);
     /// The facts of pattern index `p` whose entry `get` called plain.
-    #[inline(always)]
-    fn pattern(&self, _p: u32) -> PatFact {
-        PatFact::default()
-    }
+    fn pattern(&self, rom: &Rom<'_>, p: u32) -> PatFact;
 }
 
-/// The ROM's entry records (nothing is known plain).
+/// The ROM's entry records, with their plain facts in a format-v5 image with `pattern_facts`
+/// (`rom/facts.rs`; nothing is known plain in other images).
 pub(crate) struct FromRom;
 
 impl Entries for FromRom {
     #[inline(always)]
     fn get(&self, rom: &Rom<'_>, e: u32) -> (u32, u8, u8, Plain) {
-        let (p, o, cov) = rom.entry(e);
-        (p, o, cov, Plain::UNKNOWN)
+        let (p, o, cov, plain) = rom.entry_plain(e);
+        let (kind, dx, dy) = crate::rom::facts::decode(plain);
+        (p, o, cov, Plain { kind, dx, dy })
+    }
+    #[inline(always)]
+    fn pattern(&self, rom: &Rom<'_>, p: u32) -> PatFact {
+        let f = rom.pat_fact(p);
+        PatFact {
+            id: f.id,
+            priority: f.priority,
+            value: f.value,
+            bits: f.bits,
+            sequence: f.sequence,
+        }
     }
 }
 
@@ -390,7 +396,7 @@ impl Entries for Facts<'_> {
         ((f >> 32) as u32, (f >> 8) as u8 & 7, f as u8, plain)
     }
     #[inline(always)]
-    fn pattern(&self, p: u32) -> PatFact {
+    fn pattern(&self, _rom: &Rom<'_>, p: u32) -> PatFact {
         self.pats
             .get(p.wrapping_sub(self.pat0) as usize)
             .copied()

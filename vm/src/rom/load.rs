@@ -369,6 +369,7 @@ fn validate(rom: &Rom<'_>) -> R<()> {
         validate_debug(rom)?;
     }
     super::sliced::validate(rom)?;
+    super::facts::validate(rom)?;
     super::lut::validate(rom)?;
     if rom.is_compact() {
         super::compact::validate(rom, ntests as u32, nres as u32)?;
@@ -525,12 +526,7 @@ fn validate_classes(rom: &Rom<'_>) -> R<()> {
                     "bad orientation or covers set",
                 ));
             }
-            if r.reserved != 0 {
-                return Err(bad(
-                    entries.at(e, entry_at::reserved),
-                    "reserved field is not zero",
-                ));
-            }
+            // `plain` (reserved before v5): `facts::validate`, once patterns and results are.
         }
         // program
         let mut next = e0;

@@ -9,6 +9,7 @@
 pub(crate) mod bytecode;
 pub mod compact;
 #[cfg_attr(not(feature = "builder"), allow(dead_code))]
+pub(crate) mod facts;
 pub(crate) mod layout;
 mod load;
 pub(crate) mod lut;
@@ -40,7 +41,7 @@ use wire::Table;
 /// First 8 bytes of every image.
 pub const MAGIC: [u8; 8] = *b"LENSROM\x1a";
 /// The format version this VM writes (it reads [`MIN_FORMAT_VERSION`]..=this).
-pub const FORMAT_VERSION: u32 = 4;
+pub const FORMAT_VERSION: u32 = 5;
 /// The oldest format version this VM reads.
 pub const MIN_FORMAT_VERSION: u32 = 1;
 /// Bytes before the section table.
@@ -191,6 +192,9 @@ sections! {
     32 CompactTests "compact_tests", record 1, since 3, fast Never, compact Optional;
     /// Format v3, compact images only: names, spans and provenance (bincode), unless stripped.
     33 Metadata "metadata", record 1, since 3, fast Never, compact Debug;
+    /// Optional, format v5: per pattern, what a `Match` takes from its pattern and result
+    /// records (`rom/facts.rs`, [`Rom::has_pattern_facts`]).
+    34 PatFacts "pattern_facts", record PatFactRec::LEN, since 5, fast Optional, compact Never;
 }
 
 // Kinds are numbered 1, 2, ... in table order (`Section::index` and `from_u32` rely on it).

@@ -205,7 +205,9 @@ record! {
         pattern: u32 = 0,
         orientation: u8 = 4,
         covers: u8 = 5,
-        reserved: u16 = 6,
+        /// Format v5 with `pattern_facts`: the entry's plain-result fact (`rom::facts`);
+        /// zero otherwise (reserved before v5).
+        plain: u16 = 6,
     }
 }
 
@@ -395,6 +397,20 @@ record! {
 }
 
 record! {
+    /// `pattern_facts` (format v5): what a `Match` of a pattern takes from its pattern's and
+    /// its result's records, in one record (`rom::facts`).
+    PatFactRec(20) in pat_fact_at {
+        id: u32 = 0,
+        priority: i32 = 4,
+        /// The result's value and bits (0 for a reject or no result).
+        value: i32 = 8,
+        bits: u32 = 12,
+        /// A move's sequence index, or `NONE`.
+        sequence: u32 = 16,
+    }
+}
+
+record! {
     /// `lut`: the index record of a class (`NONE`: no table; else its first u32 word).
     LutIndexRec(4) in lut_index_at {
         first: u32 = 0,
@@ -474,8 +490,8 @@ mod tests {
             joseki_at as JosekiRec, leaf_field_at as LeafFieldRec, lens_at as LensRec,
             lens_field_at as LensFieldRec, lens_node_at as LensNodeRec,
             lens_point_at as LensPointRec, lut_index_at as LutIndexRec, mask_at as MaskRec,
-            meta_at as MetaRec, pattern_at as PatternRec, result_at as ResultRec,
-            seq_node_at as SeqNodeRec, sequence_at as SequenceRec,
+            meta_at as MetaRec, pat_fact_at as PatFactRec, pattern_at as PatternRec,
+            result_at as ResultRec, seq_node_at as SeqNodeRec, sequence_at as SequenceRec,
             sliced_index_at as SlicedIndexRec, str_index_at as StrIndexRec,
             table_entry_at as TableEntryRec, test_at as TestRec,
         };
@@ -495,7 +511,7 @@ mod tests {
                 default, first_item, item_count, first_entry, entry_count, mask_first, reserved,
                 first_pattern, pattern_count }
             ItemRec { kind, first, end, close }
-            EntryRec { pattern, orientation, covers, reserved }
+            EntryRec { pattern, orientation, covers, plain }
             MaskRec { bits }
             PatternRec { id, priority, first_cell, cell_count, first_test, test_count, result,
                 reserved }
@@ -515,6 +531,7 @@ mod tests {
             DebugPatternRec { name, file, start, end, first_attr, attr_count }
             DebugAttrRec { key, value }
             SlicedIndexRec { first, block_words, rows, reserved }
+            PatFactRec { id, priority, value, bits, sequence }
             LutIndexRec { first }
             CompactClassRec { name, mode, focus, width, height, orient, has_default, reserved,
                 default, first, len }
@@ -531,6 +548,7 @@ mod tests {
             (Section::Patterns, PatternRec::LEN),
             (Section::LensNodes, LensNodeRec::LEN),
             (Section::Sliced, SlicedIndexRec::LEN),
+            (Section::PatFacts, PatFactRec::LEN),
         ] {
             assert_eq!(s.record_len(), len, "{}", s.name());
         }

@@ -635,6 +635,17 @@ pub fn try_write_with(spec: &RomSpec, opts: &WriteOptions) -> Result<Vec<u8>, Wr
     let strings = core::mem::take(&mut w.s);
     w.sec[Section::StrIndex.index()] = strings.index;
     w.sec[Section::StrData.index()] = strings.data;
+    // The plain facts (format v5) come with the fast kernels' tables: an image written
+    // without options keeps the v1 layout.
+    if opts.sliced_block_words != 0 && !compact {
+        let mut entries = core::mem::take(&mut w.sec[Section::Entries.index()]);
+        w.sec[Section::PatFacts.index()] = super::facts::build(
+            &mut entries,
+            &w.sec[Section::Patterns.index()],
+            &w.sec[Section::Results.index()],
+        );
+        w.sec[Section::Entries.index()] = entries;
+    }
     let sliced = opts.sliced_block_words != 0 && !compact;
     if sliced {
         w.sec[Section::Sliced.index()] =
@@ -709,7 +720,8 @@ fn fast_classes(
                 pattern: p,
                 orientation: o,
                 covers: cov,
-                reserved: 0,
+                // Filled in once every pattern and result is written (`facts::build`).
+                plain: 0,
             };
             rec.write_to(w.out(Section::Entries));
         }
@@ -786,7 +798,11 @@ fn assemble(
     let present = |s: Section| match s.presence(flags) {
         Presence::Required => true,
         Presence::Optional if flags & FLAG_COMPACT != 0 => !sec[s.index()].is_empty(),
-        Presence::Optional => (s == Section::Sliced && sliced) || (s == Section::Lut && lut),
+        Presence::Optional => {
+            (s == Section::Sliced && sliced)
+                || (s == Section::Lut && lut)
+                || (s == Section::PatFacts && !sec[s.index()].is_empty())
+        }
         Presence::Absent => false,
     };
     let kinds: Vec<Section> = Section::ALL
