@@ -215,6 +215,39 @@ fn match_calls(
         want,
         "v4 records"
     );
+    // `LENS_RESULTS_PROFILE=match|filter[:ROUNDS]`: only the `random` set's calls through
+    // `HitPlan::match_at` (full `Match`es, or its filter alone), ROUNDS x 64, then exit (a
+    // callgrind target for the result path).
+    if let Ok(spec) = std::env::var("LENS_RESULTS_PROFILE")
+        && !cut
+        && patterns == PATTERNS
+    {
+        let mut parts = spec.split(':');
+        let name = parts.next().unwrap_or("match");
+        let rounds: u64 = parts.next().unwrap_or("100").parse().unwrap();
+        let plan = matching::HitPlan::new(&rom, class).unwrap();
+        let q = match name {
+            "match" => q,
+            "filter" => Query {
+                orientations: Orientations::Set(0),
+                ..q
+            },
+            _ => panic!("LENS_RESULTS_PROFILE: match or filter"),
+        };
+        let mut n = 0;
+        let t = cpu_time(rounds, || {
+            for (board, (x, y)) in pos {
+                let mut out = MatchBuf::new(&mut slots);
+                n += plan.match_at(&rom, board, &NoHost, &q, *x, *y, &mut scratch, &mut out);
+            }
+        });
+        let per_call = t.as_secs_f64() / (rounds * pos.len() as u64) as f64;
+        eprintln!(
+            "results profile {name}: {n} matches, {:.3} us per call (thread CPU)",
+            per_call * 1e6
+        );
+        std::process::exit(0);
+    }
 
     let mut g = c.benchmark_group(format!("match_call_{set}"));
     g.throughput(Throughput::Elements(variants * pos.len() as u64));
@@ -518,6 +551,9 @@ fn bench(c: &mut Criterion) {
     let pos: &'static [(Board, (i32, i32))] = Box::leak(game_positions().into_boxed_slice());
     if std::env::var_os("LENS_MATCH_PROFILE").is_some() {
         match_calls(c, true, PATTERNS, pos);
+    }
+    if std::env::var_os("LENS_RESULTS_PROFILE").is_some() {
+        match_calls(c, false, PATTERNS, pos);
     }
     // 500 patterns (4,000 variants: the tables stay in L2 even on a busy machine) and 3000.
     match_calls(c, true, 500, pos);

@@ -206,7 +206,7 @@ impl Match {
 
 /// Caller-owned output buffer over slots of `T` ([`MatchBuf`] for full matches, [`HitBuf`] for
 /// compact hits). When full, further outputs are counted in [`OutBuf::dropped`] instead of
-/// stored.
+/// stored. Slots past the stored ones are scratch: a call may write them.
 #[derive(Debug)]
 pub struct OutBuf<'b, T> {
     slots: &'b mut [T],
@@ -493,24 +493,22 @@ pub(crate) fn run_class_from<
                     // kind and offset): the pattern's and result's records are not read. Kept
                     // free of branches on the (unpredictable) kind and orientation.
                     if plain.kind != results::Plain::NO && mode != Mode::Best {
-                        let [a, b, c, d] = results::TURN[t as usize & 7];
-                        let (dx, dy) = (plain.dx as i32, plain.dy as i32);
-                        let (px, py) = (ctx.x + a * dx + b * dy, ctx.y + c * dx + d * dy);
+                        let (px, py) = plain.at(o, t, ctx.x, ctx.y);
                         let is_reject = plain.kind == results::Plain::REJECT;
-                        if (plain.kind == results::Plain::MOVE)
-                            & rejects.has(rom, out, start, px, py)
-                        {
-                            continue;
-                        }
+                        // A move at a rejected point is written but not kept (no branch).
+                        let at = results::Rejected::index(px, py);
+                        let keep = !((plain.kind == results::Plain::MOVE)
+                            & rejects.has_at(at, rom, out, start, px, py));
                         let before = out.stored();
                         if O::HITS {
-                            out.put_hit(ctx.x, ctx.y, t, p);
+                            out.put_hit_if(ctx.x, ctx.y, t, p, keep);
                         } else {
                             let f = src.pattern(rom, p);
-                            out.put_plain((ctx.x, ctx.y), t, p, plain.kind, (px, py), &f);
+                            let point = (px, py);
+                            out.put_plain((ctx.x, ctx.y), t, p, plain.kind, point, &f, keep);
                         }
-                        rejects.add_if(is_reject & (out.stored() > before), px, py);
-                        if mode == Mode::First && !is_reject {
+                        rejects.add_if_at(at, is_reject & (out.stored() > before), px, py);
+                        if mode == Mode::First && keep && !is_reject {
                             stopped = true;
                             break 'items;
                         }

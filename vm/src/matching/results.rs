@@ -101,9 +101,15 @@ pub(crate) trait Sink {
     /// [`Sink::HITS`] only: nothing else of the match is needed).
     #[inline(always)]
     fn put_hit(&mut self, _x: i32, _y: i32, _t: u8, _p: u32) {}
-    /// Stores the match of pattern index `p` at the focus `(x, y)` in orientation `t`, known
-    /// from an entry's facts: its result of kind `kind` ([`Plain`]) at `at` (already mapped),
-    /// the pattern's other fields in `f` (read only by outputs without [`Sink::HITS`]).
+    /// [`Sink::put_hit`] when `keep`, without a branch on `keep` ([`OutBuf::push_if`]).
+    #[inline(always)]
+    fn put_hit_if(&mut self, _x: i32, _y: i32, _t: u8, _p: u32, _keep: bool) {}
+    /// Stores, when `keep`, the match of pattern index `p` at the focus `(x, y)` in
+    /// orientation `t`, known from an entry's facts: its result of kind `kind` ([`Plain`]) at
+    /// `at` (already mapped), the pattern's other fields in `f` (read only by outputs without
+    /// [`Sink::HITS`]). Without a branch on `kind` or `keep`: in a class of mixed results
+    /// both are as random as the patterns that match (docs/performance.md, "Cheaper results").
+    #[allow(clippy::too_many_arguments)]
     #[inline(always)]
     fn put_plain(
         &mut self,
@@ -113,8 +119,9 @@ pub(crate) trait Sink {
         kind: u8,
         at: (i32, i32),
         f: &PatFact,
+        keep: bool,
     ) {
-        let _ = (x, y, t, p, kind, at, f);
+        let _ = (x, y, t, p, kind, at, f, keep);
     }
     /// Whether a reject at `(x, y)` was stored since entry `start` (`rom` resolves compact
     /// entries).
@@ -139,6 +146,7 @@ impl Sink for MatchBuf<'_> {
         kind: u8,
         at: (i32, i32),
         f: &PatFact,
+        keep: bool,
     ) {
         let (x, y) = at;
         let result = match kind {
@@ -155,13 +163,14 @@ impl Sink for MatchBuf<'_> {
                 bits: f.bits,
             },
         };
-        self.push(Match {
+        let m = Match {
             pattern: f.id,
             orientation: t,
             focus,
             result,
             priority: f.priority,
-        });
+        };
+        self.push_if(keep, m);
     }
     fn rejected_since(&self, _rom: &Rom<'_>, start: usize, x: i32, y: i32) -> bool {
         MatchBuf::rejected_since(self, start, x, y)
@@ -192,6 +201,16 @@ impl Sink for HitBuf<'_> {
             pattern: p,
         });
     }
+    #[inline(always)]
+    fn put_hit_if(&mut self, x: i32, y: i32, t: u8, p: u32, keep: bool) {
+        let h = Hit {
+            x: x as u8,
+            y: y as u8,
+            orientation: t,
+            pattern: p,
+        };
+        self.push_if(keep, h);
+    }
     fn rejected_since(&self, rom: &Rom<'_>, start: usize, x: i32, y: i32) -> bool {
         self.slots[start.min(self.len)..self.len].iter().any(|h| {
             h.pattern != DEFAULT_PATTERN
@@ -200,6 +219,21 @@ impl Sink for HitBuf<'_> {
                     MatchResult::Reject { x: rx, y: ry } if rx == x && ry == y
                 )
         })
+    }
+}
+
+impl<T> OutBuf<'_, T> {
+    /// Stores `t` when `keep` (counts it as dropped when full), without a branch on `keep`:
+    /// the free slot is written either way and counted only when kept.
+    #[inline(always)]
+    fn push_if(&mut self, keep: bool, t: T) {
+        match self.slots.get_mut(self.len) {
+            Some(slot) => {
+                *slot = t;
+                self.len += keep as usize;
+            }
+            None => self.dropped += keep as usize,
+        }
     }
 }
 
@@ -231,8 +265,10 @@ impl Rejected {
         }
     }
 
+    /// Where `(x, y)` sits in the grid (`None` off it): computed once per match, for both
+    /// [`Rejected::has_at`] and [`Rejected::add_if_at`].
     #[inline(always)]
-    fn index(x: i32, y: i32) -> Option<usize> {
+    pub(crate) fn index(x: i32, y: i32) -> Option<usize> {
         ((0..25).contains(&x) && (0..25).contains(&y)).then_some((y * 25 + x) as usize)
     }
 
@@ -250,10 +286,11 @@ impl Rejected {
         }
     }
 
-    /// Notes a reject at `(x, y)` when `cond` (without a branch on `cond` on the board).
+    /// Notes a reject at `(x, y)` (grid index `at`, [`Rejected::index`]) when `cond`
+    /// (without a branch on `cond` on the board).
     #[inline(always)]
-    pub(crate) fn add_if(&mut self, cond: bool, x: i32, y: i32) {
-        match Self::index(x, y) {
+    pub(crate) fn add_if_at(&mut self, at: Option<usize>, cond: bool, x: i32, y: i32) {
+        match at {
             Some(i) => {
                 self.bits[i >> 6] |= (cond as u64) << (i & 63);
                 self.count += cond as usize;
@@ -273,10 +310,24 @@ impl Rejected {
         x: i32,
         y: i32,
     ) -> bool {
+        self.has_at(Self::index(x, y), rom, out, start, x, y)
+    }
+
+    /// [`Rejected::has`] with the grid index `at` ([`Rejected::index`]) known.
+    #[inline(always)]
+    pub(crate) fn has_at<S: Sink + ?Sized>(
+        &self,
+        at: Option<usize>,
+        rom: &Rom<'_>,
+        out: &S,
+        start: usize,
+        x: i32,
+        y: i32,
+    ) -> bool {
         if self.count == 0 {
             return false;
         }
-        match Self::index(x, y) {
+        match at {
             Some(i) => self.bits[i >> 6] & (1 << (i & 63)) != 0,
             None if self.outside_count <= OUTSIDE => {
                 self.outside[..self.outside_count].contains(&(x, y))
@@ -287,7 +338,8 @@ impl Rejected {
 }
 
 /// What the class program may write of an entry's match without reading its pattern's and
-/// result's records (only when it has no tests): its result's kind and stored offset.
+/// result's records (only when it has no tests): its result's kind and its offset as the
+/// entry's own orientation maps it.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Plain {
     /// [`Plain::NO`] (tests, no result, or read from the ROM), `MOVE`, `REJECT` or `VALUE`.
@@ -303,6 +355,31 @@ impl Plain {
     pub const REJECT: u8 = crate::rom::facts::REJECT;
     #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
     pub const VALUE: u8 = crate::rom::facts::VALUE;
+
+    /// A result of kind `kind` at the stored offset `(dx, dy)`, as orientation `o` maps it.
+    #[inline(always)]
+    pub(crate) fn turned(kind: u8, dx: i8, dy: i8, o: u8) -> Plain {
+        let [a, b, c, d] = TURN[o as usize & 7];
+        let (dx, dy) = (dx as i32, dy as i32);
+        Plain {
+            kind,
+            dx: (a * dx + b * dy) as i8,
+            dy: (c * dx + d * dy) as i8,
+        }
+    }
+
+    /// The result's point for a match at `(x, y)` reported in orientation `t` of an entry of
+    /// orientation `o`: the stored offset as is when `t == o` (every match of a query of all
+    /// orientations), else turned from `o` to `t` ([`RETURN`]).
+    #[inline(always)]
+    pub(crate) fn at(self, o: u8, t: u8, x: i32, y: i32) -> (i32, i32) {
+        let (dx, dy) = (self.dx as i32, self.dy as i32);
+        if t == o {
+            return (x + dx, y + dy);
+        }
+        let [a, b, c, d] = RETURN[o as usize & 7][t as usize & 7];
+        (x + a * dx + b * dy, y + c * dx + d * dy)
+    }
 }
 
 /// `[a, b, c, d]` per orientation: it maps `(dx, dy)` to `(a dx + b dy, c dx + d dy)`
@@ -319,6 +396,31 @@ pub(crate) const TURN: [[i32; 4]; 8] = {
         let (b, d) = o.apply(0, 1);
         m[t] = [a, b, c, d];
         t += 1;
+    }
+    m
+};
+
+/// `RETURN[o][t]`: [`TURN`]`[t]` after the inverse of `TURN[o]` (its transpose: the turns
+/// are orthogonal), mapping an offset as orientation `o` places it to where `t` does.
+pub(crate) const RETURN: [[[i32; 4]; 8]; 8] = {
+    let mut m = [[[0; 4]; 8]; 8];
+    let mut o = 0;
+    while o < 8 {
+        // The inverse of `o`: its transpose.
+        let [a, b, c, d] = TURN[o];
+        let inv = [a, c, b, d];
+        let mut t = 0;
+        while t < 8 {
+            let [p, q, r, s] = TURN[t];
+            m[o][t] = [
+                p * inv[0] + q * inv[2],
+                p * inv[1] + q * inv[3],
+                r * inv[0] + s * inv[2],
+                r * inv[1] + s * inv[3],
+            ];
+            t += 1;
+        }
+        o += 1;
     }
     m
 };
@@ -352,7 +454,7 @@ impl Entries for FromRom {
     fn get(&self, rom: &Rom<'_>, e: u32) -> (u32, u8, u8, Plain) {
         let (p, o, cov, plain) = rom.entry_plain(e);
         let (kind, dx, dy) = crate::rom::facts::decode(plain);
-        (p, o, cov, Plain { kind, dx, dy })
+        (p, o, cov, Plain::turned(kind, dx, dy, o))
     }
     #[inline(always)]
     fn pattern(&self, rom: &Rom<'_>, p: u32) -> PatFact {
@@ -368,9 +470,9 @@ impl Entries for FromRom {
 }
 
 /// One fact per entry of a class, 8 bytes: covers (bits 0-7), orientation (8-10), the
-/// result's kind when the pattern has no tests (11-12, [`Plain`]), its offset (dx 16-23, dy
-/// 24-31), the pattern index (32-63). One load per candidate (a second, per-pattern table of
-/// 4-byte entries measured slower).
+/// result's kind when the pattern has no tests (11-12, [`Plain`]), its offset as the entry's
+/// orientation maps it (dx 16-23, dy 24-31), the pattern index (32-63). One load per
+/// candidate (a second, per-pattern table of 4-byte entries measured slower).
 #[cfg(feature = "alloc")]
 #[derive(Clone, Copy)]
 pub(crate) struct Facts<'f> {
@@ -439,6 +541,8 @@ fn fact(rom: &Rom<'_>, e: u32) -> u64 {
         Some(RawResult::Value { .. }) => (Plain::VALUE, 0, 0),
         None => (Plain::NO, 0, 0),
     };
+    // The offset as the entry's own orientation places it ([`Plain::at`]).
+    let Plain { dx, dy, .. } = Plain::turned(kind, dx, dy, o);
     (p as u64) << 32
         | (dy as u8 as u64) << 24
         | (dx as u8 as u64) << 16
@@ -558,6 +662,39 @@ impl HitPlan {
             first: self.fingerprint.2,
             pats: &self.pats,
             pat0: self.pat0,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `RETURN[o][t]` after `TURN[o]` is `TURN[t]`, and an offset stored as `o` maps it is
+    /// placed where `t` places the raw one ([`Plain::at`]), for every pair.
+    #[test]
+    fn turns_between_orientations_compose() {
+        let mul = |[p, q, r, s]: [i32; 4], [a, b, c, d]: [i32; 4]| {
+            [p * a + q * c, p * b + q * d, r * a + s * c, r * b + s * d]
+        };
+        for o in 0..8u8 {
+            for t in 0..8u8 {
+                let turn = |m: [i32; 4], (dx, dy): (i32, i32)| {
+                    (m[0] * dx + m[1] * dy, m[2] * dx + m[3] * dy)
+                };
+                let rel = RETURN[o as usize][t as usize];
+                assert_eq!(mul(rel, TURN[o as usize]), TURN[t as usize], "{o} -> {t}");
+                for (dx, dy) in [(1, 0), (0, 1), (2, -3), (-1, 2)] {
+                    let (sx, sy) = turn(TURN[o as usize], (dx, dy));
+                    let stored = Plain {
+                        kind: Plain::MOVE,
+                        dx: sx as i8,
+                        dy: sy as i8,
+                    };
+                    let (wx, wy) = turn(TURN[t as usize], (dx, dy));
+                    assert_eq!(stored.at(o, t, 5, 7), (5 + wx, 7 + wy), "{o} -> {t}");
+                }
+            }
         }
     }
 }

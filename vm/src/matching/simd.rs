@@ -480,8 +480,8 @@ mod x86 {
                 // SAFETY: 64 bytes each.
                 let (perm, test) = unsafe {
                     (
-                        _mm512_loadu_epi64(WORD_PERM[w].as_ptr().cast()),
-                        _mm512_loadu_epi64(WORD_TEST[w].as_ptr().cast()),
+                        _mm512_loadu_epi64(WORD_PERM.0[w].as_ptr().cast()),
+                        _mm512_loadu_epi64(WORD_TEST.0[w].as_ptr().cast()),
                     )
                 };
                 _mm512_cmpeq_epi8_mask(_mm512_permutexvar_epi8(perm, v), test)

@@ -290,7 +290,7 @@ const fn plane_bit(dx: i8, dy: i8) -> u8 {
 
 /// `OFF_ROWS[side][d]`: [`EDGE`] as a row-major plane (bit [`plane_bit`]): the window points
 /// beyond the edge on `side` (0 west, 1 east, 2 north, 3 south) of a focus `d` from it.
-static OFF_ROWS: [[u64; 32]; 4] = off_rows();
+const OFF_ROWS: [[u64; 32]; 4] = off_rows();
 
 const fn off_rows() -> [[u64; 32]; 4] {
     let mut t = [[0u64; 32]; 4];
@@ -332,9 +332,16 @@ const NO_STATE: u8 = 0xFF;
 /// point's friend, foe or empty bit reads the point; an edge thermometer bit of `r` steps in
 /// a direction reads the point `r` steps away for [`OFF_FLAG`]. Bits that hold nothing ask
 /// for [`NO_STATE`].
-pub(crate) static WORD_PERM: [[u8; 64]; 3] = word_tables().0;
+/// (`const`, not `static`: each use site gets its own copy beside its code, read
+/// RIP-relative, instead of a load of the table's address from the GOT first; each row on
+/// its own cache line.)
+pub(crate) const WORD_PERM: Rows64 = Rows64(word_tables().0);
 /// See [`WORD_PERM`].
-pub(crate) static WORD_TEST: [[u8; 64]; 3] = word_tables().1;
+pub(crate) const WORD_TEST: Rows64 = Rows64(word_tables().1);
+
+/// Three 64-byte rows, each on one cache line (one 512-bit load, not split).
+#[repr(align(64))]
+pub(crate) struct Rows64(pub [[u8; 64]; 3]);
 
 const fn word_tables() -> ([[u8; 64]; 3], [[u8; 64]; 3]) {
     let (mut perm, mut test) = ([[0u8; 64]; 3], [[NO_STATE; 64]; 3]);
@@ -437,7 +444,7 @@ fn soft_shuffled<B: BoardView + ?Sized>(b: &B, persp: Colour, x: i32, y: i32) ->
         });
         core::array::from_fn(|w| {
             (0..64).fold(0u64, |acc, n| {
-                let hit = plane[WORD_PERM[w][n] as usize & 63] == WORD_TEST[w][n];
+                let hit = plane[WORD_PERM.0[w][n] as usize & 63] == WORD_TEST.0[w][n];
                 acc | (hit as u64) << n
             })
         })
