@@ -250,9 +250,20 @@ fn bench(c: &mut Criterion) {
     assert_eq!(per_board, scan_all(Path::Set));
     assert_eq!(per_board, scan_all(Path::SetHits));
     eprintln!(
-        "scan set: {} of {} classes in one walk",
+        "scan set: {} of {} classes in one walk; children visited by recursion (the walks' \
+         stack full): {}",
         set.walked(),
-        classes.len()
+        classes.len(),
+        {
+            // One more pass with its own scratch (the closure above holds the bench's).
+            let mut own = Box::new(Scratch::new());
+            let mut slots = vec![Match::EMPTY; 8192 * 2 * classes.len()];
+            for board in &boards {
+                let mut outs: Vec<MatchBuf> = slots.chunks_mut(8192).map(MatchBuf::new).collect();
+                set.scan(&rom, board, &NoHost, Orientations::All, &mut own, &mut outs);
+            }
+            lens_vm::internals::walk_fallbacks(&own)
+        }
     );
     assert_eq!(per_board, scan_all(Path::Reference));
     eprintln!(

@@ -37,3 +37,17 @@ pub mod lut {
         table.candidates(focus_state, code).len()
     }
 }
+
+/// How many pending children the whole-board walks over the foci keep on their stack (`None`:
+/// all; the others are visited by recursion), for tests: every setting gives the same matches.
+#[cfg(feature = "alloc")]
+pub fn set_walk_pending(limit: Option<usize>) {
+    crate::matching::set_walk_pending(limit)
+}
+
+/// Children the walks over the foci with `scratch` visited by recursion because their stack
+/// was full (see [`set_walk_pending`]), over all its scans so far.
+#[cfg(feature = "alloc")]
+pub fn walk_fallbacks(scratch: &crate::Scratch) -> usize {
+    scratch.walk_fallbacks()
+}

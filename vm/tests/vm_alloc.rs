@@ -41,6 +41,8 @@ static A: Counting = Counting;
 fn match_scan_and_lens_calls_do_not_allocate() {
     let plain = rom::write(&sample_spec(false));
     let sliced = rom::write_with(&sample_spec(false), &rom::WriteOptions::COMPILER);
+    // (With the plain facts of format v5: a test-free pattern's match is written from them.)
+    assert!(Rom::from_bytes(&sliced).unwrap().has_pattern_facts());
     // The reference board: no heap on reads (the test board's flood fill would allocate).
     let boards: Vec<_> = sample_boards().iter().map(to_board).collect();
     let mut slots = vec![Match::EMPTY; 4096];

@@ -461,8 +461,14 @@ fn scan_set_equals_reference_scans() {
     let mut taken = [0usize; 2];
     // Shared walks whose offset planes were gathered portably / with `pext`.
     let mut gathers = [0usize; 2];
+    // Children the walks visited by recursion, their stack forced small (1 or 3 pending) or
+    // left whole.
+    let mut fallbacks = [0usize; 2];
     for round in 0..24 {
         simd::force(Some(paths[round % paths.len()])).unwrap();
+        let pending = [None, Some(1), Some(3)][round % 3];
+        lens_vm::internals::set_walk_pending(pending);
+        let before = lens_vm::internals::walk_fallbacks(&scratch);
         let size = [5u8, 7, 9, 13, 19, 25][round % 6];
         let density = 0.1 + rng.below(7) as f64 * 0.1;
         let board = TestBoard::random(&mut rng, size, density);
@@ -535,8 +541,15 @@ fn scan_set_equals_reference_scans() {
             }
             assert_eq!(n, total);
         }
+        fallbacks[usize::from(pending.is_some())] +=
+            lens_vm::internals::walk_fallbacks(&scratch) - before;
     }
+    lens_vm::internals::set_walk_pending(None);
     simd::force(None).unwrap();
+    // The stack held every pending child of these small tries; forced small, the walks took
+    // the recursion.
+    assert_eq!(fallbacks[0], 0, "{fallbacks:?}");
+    assert!(fallbacks[1] > 0, "{fallbacks:?}");
     assert!(matches.iter().all(|&n| n > 0), "{matches:?}");
     println!(
         "shared walk declined / taken: {taken:?}; offsets gathered portably / by pext: {gathers:?}"

@@ -37,6 +37,8 @@ pub use board_parallel::{Area, ScanScratch};
 pub(crate) use board_parallel::{Fact, plain_facts, put_plain};
 #[cfg(feature = "alloc")]
 pub use board_parallel::{ScanPlan, ScanSet};
+#[cfg(all(feature = "alloc", feature = "bench-internals"))]
+pub(crate) use board_parallel::{set_walk_pending, walk_fallbacks};
 #[cfg(feature = "alloc")]
 pub use results::HitPlan;
 pub(crate) use results::Sink;
@@ -344,6 +346,12 @@ impl Scratch {
             active: FocusScratch::new(),
             scan: ScanScratch::new(),
         }
+    }
+
+    /// See `internals::walk_fallbacks`.
+    #[cfg(all(feature = "alloc", feature = "bench-internals"))]
+    pub(crate) fn walk_fallbacks(&self) -> usize {
+        walk_fallbacks(&self.scan)
     }
 }
 

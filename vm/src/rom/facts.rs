@@ -192,3 +192,22 @@ pub(super) fn build(entries: &mut [u8], patterns: &[u8], results: &[u8]) -> allo
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every kind and every offset an image can name (-24..=24) survives the 16-bit field.
+    #[test]
+    fn plain_fields_round_trip() {
+        for kind in [NOT_PLAIN, MOVE, REJECT, VALUE] {
+            for dx in -24i8..=24 {
+                for dy in -24i8..=24 {
+                    assert_eq!(decode(encode(kind, dx, dy)), (kind, dx, dy));
+                }
+            }
+        }
+        // The largest 7-bit offsets too (-64..=63), so a wider window would still fit.
+        assert_eq!(decode(encode(MOVE, -64, 63)), (MOVE, -64, 63));
+    }
+}

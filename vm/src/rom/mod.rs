@@ -10,6 +10,7 @@ pub(crate) mod bytecode;
 pub mod compact;
 #[cfg_attr(not(feature = "builder"), allow(dead_code))]
 pub(crate) mod facts;
+#[cfg_attr(not(feature = "builder"), allow(dead_code))]
 pub(crate) mod layout;
 mod load;
 pub(crate) mod lut;

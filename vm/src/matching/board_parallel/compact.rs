@@ -84,6 +84,27 @@ pub(super) struct CompactKeys {
 
 /// Children tested in one pass of [`Walk::visit`].
 const KIDS: usize = 16;
+/// Pending children of [`Walk::run`] (on the stack: up to 40 bytes each).
+const PENDING: usize = 256;
+/// The pending children a walk takes (at most [`PENDING`]; lowered only by tests, to force
+/// [`Walk::visit`] for the children that find the stack full).
+static PENDING_LIMIT: core::sync::atomic::AtomicUsize =
+    core::sync::atomic::AtomicUsize::new(PENDING);
+
+/// Sets how many pending children a walk keeps on its stack (`None`: all [`PENDING`]); the
+/// others are visited by recursion. Every setting gives the same hits.
+#[cfg(feature = "bench-internals")]
+pub(crate) fn set_walk_pending(limit: Option<usize>) {
+    let limit = limit.map_or(PENDING, |n| n.clamp(1, PENDING));
+    PENDING_LIMIT.store(limit, core::sync::atomic::Ordering::Relaxed);
+}
+
+/// Children visited by recursion because the walk's stack was full, over every walk with
+/// this scratch.
+#[cfg(feature = "bench-internals")]
+pub(crate) fn walk_fallbacks(sc: &super::ScanScratch) -> usize {
+    sc.compact.fallbacks
+}
 
 /// Bits of a plane index in a child's first word.
 const PLANE_BITS: u32 = 13;
@@ -241,6 +262,8 @@ pub(super) struct CompactScratch {
     slots: [Slot<PLANES>; 2],
     /// The slot to take next for a new foci set.
     next: usize,
+    /// Children visited by recursion because a walk's stack was full (all walks so far).
+    fallbacks: usize,
     /// The scratch of the walks over all stones ([`collect_stones`]), allocated on first use
     /// (about 230 KiB: `Scratch` stays small for callers that never take that path).
     stones: Option<alloc::boxed::Box<Stones>>,
@@ -270,6 +293,7 @@ impl CompactScratch {
             size: 0,
             slots: [Slot::new(false), Slot::new(false)],
             next: 0,
+            fallbacks: 0,
             stones: None,
         }
     }
@@ -526,14 +550,19 @@ pub(super) fn collect<const N: usize>(
 ) -> Result<usize, (u64, u64)> {
     let cs = &mut sc.compact;
     let si = cs.slot(band, s);
-    let CompactScratch { pos, slots, .. } = cs;
+    let CompactScratch {
+        pos,
+        slots,
+        fallbacks,
+        ..
+    } = cs;
     let sl = &mut slots[si];
     let raw = &mut sc.raw;
     match (sl.n <= 64, persp == Colour::White) {
-        (true, false) => walk::<1, false, PLANES>(&ck.walk, qfilter, pos, sl, raw),
-        (true, true) => walk::<1, true, PLANES>(&ck.walk, qfilter, pos, sl, raw),
-        (false, false) => walk::<2, false, PLANES>(&ck.walk, qfilter, pos, sl, raw),
-        (false, true) => walk::<2, true, PLANES>(&ck.walk, qfilter, pos, sl, raw),
+        (true, false) => walk::<1, false, PLANES>(&ck.walk, qfilter, pos, sl, raw, fallbacks),
+        (true, true) => walk::<1, true, PLANES>(&ck.walk, qfilter, pos, sl, raw, fallbacks),
+        (false, false) => walk::<2, false, PLANES>(&ck.walk, qfilter, pos, sl, raw, fallbacks),
+        (false, true) => walk::<2, true, PLANES>(&ck.walk, qfilter, pos, sl, raw, fallbacks),
     }
 }
 
@@ -548,7 +577,10 @@ pub(super) fn collect_stones<const N: usize>(
     s: i32,
 ) -> Result<usize, (u64, u64)> {
     let CompactScratch {
-        pos, stones: st, ..
+        pos,
+        stones: st,
+        fallbacks,
+        ..
     } = &mut sc.compact;
     let st = st.get_or_insert_with(|| {
         alloc::boxed::Box::new(Stones {
@@ -561,10 +593,10 @@ pub(super) fn collect_stones<const N: usize>(
     sl.number(stones, s, pos);
     let raw = &mut sc.raw;
     match sl.n.div_ceil(64) {
-        0 | 1 => walk::<1, false, PLANES_ALL>(&ck.walk, qfilter, pos, sl, raw),
-        2 => walk::<2, false, PLANES_ALL>(&ck.walk, qfilter, pos, sl, raw),
-        3 => walk::<3, false, PLANES_ALL>(&ck.walk, qfilter, pos, sl, raw),
-        _ => walk::<4, false, PLANES_ALL>(&ck.walk, qfilter, pos, sl, raw),
+        0 | 1 => walk::<1, false, PLANES_ALL>(&ck.walk, qfilter, pos, sl, raw, fallbacks),
+        2 => walk::<2, false, PLANES_ALL>(&ck.walk, qfilter, pos, sl, raw, fallbacks),
+        3 => walk::<3, false, PLANES_ALL>(&ck.walk, qfilter, pos, sl, raw, fallbacks),
+        _ => walk::<4, false, PLANES_ALL>(&ck.walk, qfilter, pos, sl, raw, fallbacks),
     }
 }
 
@@ -580,6 +612,8 @@ struct Walk<'w, const K: usize, const WHITE: bool, const P: usize> {
     sl: &'w mut Slot<P>,
     raw: &'w mut [u32; HITS],
     hits: usize,
+    /// Children visited by [`Walk::visit`] because the stack was full.
+    fallbacks: usize,
 }
 
 impl<const K: usize, const WHITE: bool, const P: usize> Walk<'_, K, WHITE, P> {
@@ -656,8 +690,51 @@ impl<const K: usize, const WHITE: bool, const P: usize> Walk<'_, K, WHITE, P> {
         Ok(Some((acc, ents + 2 * ne)))
     }
 
+    /// The whole trie from the root, depth first with an explicit stack of pending children
+    /// (each with its set, its first key already ANDed in, and its first word read when
+    /// pushed): no call, frame or per-visit arrays per node. A child that finds the stack full
+    /// is visited by [`Walk::visit`].
+    fn run(&mut self, all: [u64; K]) -> Result<(), Full> {
+        let blob = self.blob;
+        let mut stack = [(0u32, 0u16, [0u64; K]); PENDING];
+        let limit = PENDING_LIMIT.load(core::sync::atomic::Ordering::Relaxed);
+        stack[0] = (0, blob[0], all);
+        let mut top = 1;
+        while top > 0 {
+            top -= 1;
+            let (at, nk, acc) = stack[top];
+            let at = at as usize;
+            let nkids = blob[at + 2] as usize;
+            let Some((acc, kids)) = self.body(at, nk, acc)? else {
+                continue;
+            };
+            for kid in blob[kids..kids + 2 * nkids].chunks_exact(2) {
+                let p = self.plane(kid[0]);
+                let mut set = acc;
+                let mut any = 0;
+                for w in 0..K {
+                    set[w] &= p[w];
+                    any |= set[w];
+                }
+                if any == 0 {
+                    continue;
+                }
+                let a = (kid[1] as usize) << 3 | (kid[0] >> PLANE_BITS) as usize;
+                if top < limit.min(PENDING) {
+                    stack[top] = (a as u32, blob[a], set);
+                    top += 1;
+                } else {
+                    self.fallbacks += 1;
+                    self.visit(a, blob[a], set)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// The node at stream offset `at` (see [`Walk::body`]), then its children whose first key
-    /// leaves some foci: leaves in place, inner nodes by recursion.
+    /// leaves some foci: leaves in place, inner nodes by recursion (for a child that finds
+    /// [`Walk::run`]'s stack full).
     fn visit(&mut self, at: usize, nk: u16, acc: [u64; K]) -> Result<(), Full> {
         let blob = self.blob;
         let nkids = blob[at + 2] as usize;
@@ -712,6 +789,7 @@ fn walk<const K: usize, const WHITE: bool, const P: usize>(
     pos: &Position,
     sl: &mut Slot<P>,
     raw: &mut [u32; HITS],
+    fallbacks: &mut usize,
 ) -> Result<usize, (u64, u64)> {
     let mut all = [0u64; K];
     for (w, a) in all.iter_mut().enumerate() {
@@ -733,8 +811,11 @@ fn walk<const K: usize, const WHITE: bool, const P: usize>(
         sl,
         raw,
         hits: 0,
+        fallbacks: 0,
     };
-    match wk.visit(0, blob[0], all) {
+    let r = wk.run(all);
+    *fallbacks += wk.fallbacks;
+    match r {
         Ok(()) => Ok(wk.hits),
         Err(Full(at)) => Err((at as u64, blob.len() as u64)),
     }
