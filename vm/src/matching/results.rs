@@ -100,6 +100,7 @@ pub(crate) trait Sink {
     /// Stores the match of pattern index `p` at `(x, y)` in orientation `t` (outputs with
     /// [`Sink::HITS`] only: nothing else of the match is needed).
     #[inline(always)]
+    #[cfg_attr(not(feature = "alloc"), allow(dead_code))] // only the (alloc) whole-board scan
     fn put_hit(&mut self, _x: i32, _y: i32, _t: u8, _p: u32) {}
     /// [`Sink::put_hit`] when `keep`, without a branch on `keep` ([`OutBuf::push_if`]).
     #[inline(always)]
