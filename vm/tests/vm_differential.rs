@@ -143,7 +143,10 @@ fn agree(
     let mut calls = 0usize;
     let mut scratch = Scratch::new();
     let mut kept = Box::new(KeptViews::new());
-    while cases < 1_000_000 {
+    // Each call checks every variant of its class at once, so 10^6 variant cases are only
+    // ~1,500 calls; the floor on calls gives each rotation below (3 images x 4 survivor limits
+    // x paired or not x pair rows or not) a few hundred calls per path.
+    while cases < 1_000_000 || calls < 12_000 {
         let size = [5u8, 7, 9, 13, 19][rng.below(5) as usize];
         let density = 0.2 + rng.below(5) as f64 * 0.1;
         let board = TestBoard::random(rng, size, density);
@@ -275,5 +278,7 @@ fn agree(
         matches > 1000,
         "the random set should produce matches ({matches})"
     );
-    println!("{path:?}: {cases} oriented-variant cases, {matches} matches, 0 disagreements");
+    println!(
+        "{path:?}: {calls} calls, {cases} oriented-variant cases, {matches} matches, 0 disagreements"
+    );
 }
