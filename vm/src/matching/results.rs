@@ -12,8 +12,6 @@ use super::{DEFAULT_PATTERN, Match, MatchBuf, MatchResult, OutBuf, map_result};
 #[cfg(feature = "alloc")]
 use crate::board::BoardView;
 use crate::geometry::Orientation;
-#[cfg(feature = "alloc")]
-use crate::rom::RawResult;
 use crate::rom::{ClassId, Rom};
 
 /// A match in compact form: its focus, the ROM's pattern index and the orientation it is
@@ -354,8 +352,6 @@ impl Plain {
     pub const NO: u8 = crate::rom::facts::NOT_PLAIN;
     pub const MOVE: u8 = crate::rom::facts::MOVE;
     pub const REJECT: u8 = crate::rom::facts::REJECT;
-    #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
-    pub const VALUE: u8 = crate::rom::facts::VALUE;
 
     /// A result of kind `kind` at the stored offset `(dx, dy)`, as orientation `o` maps it.
     #[inline(always)]
@@ -427,17 +423,10 @@ pub(crate) const RETURN: [[[i32; 4]; 8]; 8] = {
 };
 
 /// What a full [`Match`] of a plain pattern (no tests) takes from the pattern's and its
-/// result's records, kept per pattern in a [`HitPlan`] so that a `Match` is written from the
-/// facts too (one more read, not two dependent ones).
-#[derive(Clone, Copy, Default, Debug)]
-pub(crate) struct PatFact {
-    pub id: u32,
-    pub priority: i32,
-    pub value: i32,
-    pub bits: u32,
-    /// A move's sequence index, or `NONE`.
-    pub sequence: u32,
-}
+/// result's records: the image's `pattern_facts` record (format v5), kept per pattern in a
+/// [`HitPlan`] too, so that a `Match` is written from the facts (one more read, not two
+/// dependent ones).
+pub(crate) type PatFact = crate::rom::records::PatFactRec;
 
 /// Where the class program reads an entry: `(pattern index, orientation, covers, plain)`.
 pub(crate) trait Entries {
@@ -459,14 +448,7 @@ impl Entries for FromRom {
     }
     #[inline(always)]
     fn pattern(&self, rom: &Rom<'_>, p: u32) -> PatFact {
-        let f = rom.pat_fact(p);
-        PatFact {
-            id: f.id,
-            priority: f.priority,
-            value: f.value,
-            bits: f.bits,
-            sequence: f.sequence,
-        }
+        rom.pat_fact(p)
     }
 }
 
@@ -507,41 +489,17 @@ impl Entries for Facts<'_> {
     }
 }
 
-/// The [`PatFact`] of pattern index `p`.
+/// The [`PatFact`] of pattern index `p` (`rom/facts.rs` derives it, as the writer does).
 #[cfg(feature = "alloc")]
 fn pat_fact(rom: &Rom<'_>, p: u32) -> PatFact {
-    let pat = rom.pattern(p);
-    let (value, bits, sequence) = match pat.result() {
-        Some(RawResult::Move {
-            value,
-            bits,
-            sequence,
-            ..
-        }) => (value, bits, sequence.unwrap_or(crate::rom::NONE)),
-        Some(RawResult::Value { value, bits }) => (value, bits, crate::rom::NONE),
-        _ => (0, 0, crate::rom::NONE),
-    };
-    PatFact {
-        id: pat.id(),
-        priority: pat.priority(),
-        value,
-        bits,
-        sequence,
-    }
+    crate::rom::facts::derived(rom, p as usize).1
 }
 
 /// The fact of entry `e` (see [`Facts`]).
 #[cfg(feature = "alloc")]
 fn fact(rom: &Rom<'_>, e: u32) -> u64 {
     let (p, o, cov) = rom.entry(e);
-    let pat = rom.pattern(p);
-    let (kind, dx, dy) = match pat.result() {
-        _ if pat.tests().next().is_some() => (Plain::NO, 0, 0),
-        Some(RawResult::Move { dx, dy, .. }) => (Plain::MOVE, dx, dy),
-        Some(RawResult::Reject { dx, dy }) => (Plain::REJECT, dx, dy),
-        Some(RawResult::Value { .. }) => (Plain::VALUE, 0, 0),
-        None => (Plain::NO, 0, 0),
-    };
+    let (kind, dx, dy) = crate::rom::facts::decode(crate::rom::facts::derived(rom, p as usize).0);
     // The offset as the entry's own orientation places it ([`Plain::at`]).
     let Plain { dx, dy, .. } = Plain::turned(kind, dx, dy, o);
     (p as u64) << 32

@@ -79,8 +79,9 @@ impl Rom<'_> {
     }
 }
 
-/// The entry field and fact of pattern `p` of a loaded image (records already validated).
-fn derived(rom: &Rom<'_>, p: usize) -> (u16, PatFactRec) {
+/// The entry field and fact of pattern `p` of a loaded image (records already validated;
+/// also what `matching::HitPlan` builds its facts from).
+pub(crate) fn derived(rom: &Rom<'_>, p: usize) -> (u16, PatFactRec) {
     let pat: PatternRec = rom.t(Section::Patterns).rec(p);
     let res: Option<ResultRec> =
         (pat.result != NONE).then(|| rom.t(Section::Results).rec(pat.result as usize));
@@ -166,13 +167,16 @@ pub fn set_write_facts(on: Option<bool>) {
     WRITE_FACTS.store(on.unwrap_or(true), core::sync::atomic::Ordering::Relaxed);
 }
 
-/// Fills the entries' `plain` fields and returns the `pattern_facts` section (empty: leave
-/// it out), from the written `entries`, `patterns` and `results` sections.
+/// The entries section with its `plain` fields filled, and the `pattern_facts` section
+/// (empty: leave it out), from the written `entries`, `patterns` and `results` sections.
 #[cfg(feature = "alloc")]
-pub(super) fn build(entries: &mut [u8], patterns: &[u8], results: &[u8]) -> alloc::vec::Vec<u8> {
-    let mut out = alloc::vec::Vec::new();
+pub(super) fn build(
+    entries: &[u8],
+    patterns: &[u8],
+    results: &[u8],
+) -> (alloc::vec::Vec<u8>, alloc::vec::Vec<u8>) {
     if !WRITE_FACTS.load(core::sync::atomic::Ordering::Relaxed) {
-        return out;
+        return (entries.to_vec(), alloc::vec::Vec::new());
     }
     let of = |p: usize| {
         let pat = PatternRec::read(&patterns[p * PatternRec::LEN..]);
@@ -180,17 +184,17 @@ pub(super) fn build(entries: &mut [u8], patterns: &[u8], results: &[u8]) -> allo
             .then(|| ResultRec::read(&results[pat.result as usize * ResultRec::LEN..]));
         derive(&pat, res.as_ref())
     };
-    for e in entries.chunks_exact_mut(EntryRec::LEN) {
+    let mut filled = alloc::vec::Vec::with_capacity(entries.len());
+    for e in entries.chunks_exact(EntryRec::LEN) {
         let mut r = EntryRec::read(e);
         r.plain = of(r.pattern as usize).0;
-        let mut b = alloc::vec::Vec::with_capacity(EntryRec::LEN);
-        r.write_to(&mut b);
-        e.copy_from_slice(&b);
+        r.write_to(&mut filled);
     }
+    let mut facts = alloc::vec::Vec::new();
     for p in 0..patterns.len() / PatternRec::LEN {
-        of(p).1.write_to(&mut out);
+        of(p).1.write_to(&mut facts);
     }
-    out
+    (filled, facts)
 }
 
 #[cfg(test)]

@@ -635,19 +635,17 @@ pub fn try_write_with(spec: &RomSpec, opts: &WriteOptions) -> Result<Vec<u8>, Wr
     let strings = core::mem::take(&mut w.s);
     w.sec[Section::StrIndex.index()] = strings.index;
     w.sec[Section::StrData.index()] = strings.data;
-    // The plain facts (format v5) come with the fast kernels' tables: an image written
-    // without options keeps the v1 layout.
-    if opts.sliced_block_words != 0 && !compact {
-        let mut entries = core::mem::take(&mut w.sec[Section::Entries.index()]);
-        w.sec[Section::PatFacts.index()] = super::facts::build(
-            &mut entries,
+    let sliced = opts.sliced_block_words != 0 && !compact;
+    // The plain facts (format v5) come with the fast kernels' tables (the sliced section): an
+    // image written without options keeps the v1 layout.
+    if sliced {
+        let (entries, facts) = super::facts::build(
+            &w.sec[Section::Entries.index()],
             &w.sec[Section::Patterns.index()],
             &w.sec[Section::Results.index()],
         );
         w.sec[Section::Entries.index()] = entries;
-    }
-    let sliced = opts.sliced_block_words != 0 && !compact;
-    if sliced {
+        w.sec[Section::PatFacts.index()] = facts;
         w.sec[Section::Sliced.index()] =
             super::sliced::build(&slices, opts.sliced_block_words as usize);
     }
