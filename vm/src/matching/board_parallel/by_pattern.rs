@@ -56,11 +56,31 @@ impl PatternTrie {
         let mut lists = Vec::with_capacity(patterns.len());
         let mut ents = Vec::with_capacity(patterns.len());
         let mut covs = Vec::with_capacity(patterns.len());
+        // Each pattern is walked in the turn whose keys, most selective and most used first,
+        // come first (as the trie orders them): patterns that are turns of each other's
+        // neighbourhoods then share their first keys, and the top of the trie narrows.
+        let mut uses: BTreeMap<Cell, u32> = BTreeMap::new();
+        for en in patterns.iter().flatten() {
+            for &c in &en.cells {
+                *uses.entry(c).or_insert(0) += 1;
+            }
+        }
+        let rank = |cells: &[Cell]| {
+            let mut r: Vec<(u32, u32, Cell)> = cells
+                .iter()
+                .map(|&c| {
+                    let n = uses.get(&c).copied().unwrap_or(0);
+                    (plan::pass_rate(c.0, c.1, c.2) / 50, u32::MAX - n, c)
+                })
+                .collect();
+            r.sort_unstable();
+            r
+        };
         for (i, group) in patterns.iter().enumerate() {
             let first = group.first()?;
             // The cells as stored: the first entry's turned back (the transpose of its matrix).
             let [ax, ay, bx, by] = MATRIX[first.o as usize & 7];
-            let mut base: Vec<Cell> = first
+            let stored: Vec<Cell> = first
                 .cells
                 .iter()
                 .map(|&(x, y, a)| {
@@ -68,13 +88,14 @@ impl PatternTrie {
                     ((ax * x + ay * y) as i8, (bx * x + by * y) as i8, a)
                 })
                 .collect();
-            base.sort_unstable_by_key(|&(dx, dy, _)| (dx, dy));
+            let base = (0..8u8)
+                .map(|t| turned(&stored, t))
+                .min_by_key(|c| rank(c))?;
+            // Block `o` of an entry: the first free turn of `base` that is its cells.
             let (mut e, mut c, mut mask) = ([u32::MAX; 8], [0u8; 8], 0u8);
             for en in group {
-                let o = en.o as usize & 7;
-                if mask >> o & 1 != 0 || turned(&base, en.o) != en.cells {
-                    return None;
-                }
+                let o = (0..8u8).find(|&o| mask >> o & 1 == 0 && turned(&base, o) == en.cells)?;
+                let o = o as usize;
                 mask |= 1 << o;
                 (e[o], c[o]) = (en.entry, en.cov);
             }
