@@ -21,6 +21,8 @@ use super::{CACHED, ENTRY_BITS, HITS, MATRIX, SIDE};
 
 /// Plane ids (`offset * 16 + allowed`, as in [`CompactKeys`]).
 const IDS: usize = SIDE * SIDE * 16;
+/// Rounds of choosing each pattern's turn (see [`PatternTrie::new`]).
+const ROUNDS: usize = 3;
 /// Pending children of a walk (on the stack: up to 264 bytes each). A walk that needs more
 /// is declined: the oriented walk serves that scan.
 const PENDING: usize = 128;
@@ -58,39 +60,54 @@ impl PatternTrie {
         let mut covs = Vec::with_capacity(patterns.len());
         // Each pattern is walked in the turn whose keys, most selective and most used first,
         // come first (as the trie orders them): patterns that are turns of each other's
-        // neighbourhoods then share their first keys, and the top of the trie narrows.
-        let mut uses: BTreeMap<Cell, u32> = BTreeMap::new();
-        for en in patterns.iter().flatten() {
-            for &c in &en.cells {
+        // neighbourhoods then share their first keys, and the top of the trie narrows. The
+        // uses are counted over the turns chosen, a few rounds (over every turn at first).
+        let stored: Vec<Vec<Cell>> = patterns
+            .iter()
+            .map(|group| {
+                let first = group.first()?;
+                // The cells as stored: the first entry's turned back (its matrix transposed).
+                let [ax, ay, bx, by] = MATRIX[first.o as usize & 7];
+                Some(
+                    first
+                        .cells
+                        .iter()
+                        .map(|&(x, y, a)| {
+                            let (x, y) = (x as i32, y as i32);
+                            ((ax * x + ay * y) as i8, (bx * x + by * y) as i8, a)
+                        })
+                        .collect(),
+                )
+            })
+            .collect::<Option<_>>()?;
+        let mut chosen: Vec<Vec<Cell>> = Vec::new();
+        for round in 0..ROUNDS {
+            let mut uses: BTreeMap<Cell, u32> = BTreeMap::new();
+            let counted: Vec<&Vec<Cell>> = if round == 0 {
+                patterns.iter().flatten().map(|en| &en.cells).collect()
+            } else {
+                chosen.iter().collect()
+            };
+            for &c in counted.into_iter().flatten() {
                 *uses.entry(c).or_insert(0) += 1;
             }
+            let rank = |cells: &[Cell]| {
+                let mut r: Vec<(u32, u32, Cell)> = cells
+                    .iter()
+                    .map(|&c| {
+                        let n = uses.get(&c).copied().unwrap_or(0);
+                        (plan::pass_rate(c.0, c.1, c.2) / 50, u32::MAX - n, c)
+                    })
+                    .collect();
+                r.sort_unstable();
+                r
+            };
+            chosen = stored
+                .iter()
+                .map(|st| (0..8u8).map(|t| turned(st, t)).min_by_key(|c| rank(c)))
+                .collect::<Option<_>>()?;
         }
-        let rank = |cells: &[Cell]| {
-            let mut r: Vec<(u32, u32, Cell)> = cells
-                .iter()
-                .map(|&c| {
-                    let n = uses.get(&c).copied().unwrap_or(0);
-                    (plan::pass_rate(c.0, c.1, c.2) / 50, u32::MAX - n, c)
-                })
-                .collect();
-            r.sort_unstable();
-            r
-        };
-        for (i, group) in patterns.iter().enumerate() {
-            let first = group.first()?;
-            // The cells as stored: the first entry's turned back (the transpose of its matrix).
-            let [ax, ay, bx, by] = MATRIX[first.o as usize & 7];
-            let stored: Vec<Cell> = first
-                .cells
-                .iter()
-                .map(|&(x, y, a)| {
-                    let (x, y) = (x as i32, y as i32);
-                    ((ax * x + ay * y) as i8, (bx * x + by * y) as i8, a)
-                })
-                .collect();
-            let base = (0..8u8)
-                .map(|t| turned(&stored, t))
-                .min_by_key(|c| rank(c))?;
+        for (i, (group, base)) in patterns.iter().zip(chosen).enumerate() {
             // Block `o` of an entry: the first free turn of `base` that is its cells.
             let (mut e, mut c, mut mask) = ([u32::MAX; 8], [0u8; 8], 0u8);
             for en in group {
