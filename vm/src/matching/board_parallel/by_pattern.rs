@@ -39,6 +39,9 @@ pub(super) struct PatternTrie {
     covs: Vec<[u8; 8]>,
     /// Per plane id and orientation `o`: the plane id of its offset turned by `o`.
     turns: Vec<[u16; 8]>,
+    /// Per node, at its offset in the stream: the orientations its subtree's patterns have
+    /// entries for (a symmetric pattern's other blocks are not walked further).
+    masks: Vec<u8>,
 }
 
 /// One entry of the oriented walk: its cells (through its orientation), orientation, index
@@ -131,11 +134,29 @@ impl PatternTrie {
                 })
             })
             .collect();
+        let (walk, at) = CompactKeys::with_offsets(&keys, &nodes, &entries)?;
+        let mut sub = alloc::vec![0u8; nodes.len()];
+        for i in (0..nodes.len()).rev() {
+            let n = &nodes[i];
+            sub[i] = entries[n.e0 as usize..n.e1 as usize]
+                .iter()
+                .fold(0, |m, e| m | e.1);
+            let mut c = i + 1;
+            while c < n.skip as usize {
+                sub[i] |= sub[c];
+                c = nodes[c].skip as usize;
+            }
+        }
+        let mut masks = alloc::vec![0u8; walk.walk.len()];
+        for (&a, &m) in at.iter().zip(&sub) {
+            masks[a] = m;
+        }
         Some(PatternTrie {
-            walk: CompactKeys::new(&keys, &nodes, &entries)?,
+            walk,
             ents,
             covs,
             turns,
+            masks,
         })
     }
 }
@@ -209,13 +230,13 @@ struct Walk<'w, const K: usize> {
 }
 
 impl<const K: usize> Walk<'_, K> {
-    /// `dst` = `src` AND key `id` (its plane turned by each live block's orientation; `src`
-    /// and `dst` may be the same set), and whether any block is left. Only live blocks are
-    /// read or written: the others may hold stale words.
+    /// `dst` = `src` AND key `id` on the blocks `live` (its plane turned by each one's
+    /// orientation; `src` and `dst` may be the same set), and whether any block is left. Only
+    /// live blocks are read or written: the others may hold stale words.
     #[inline(always)]
-    fn and(&mut self, src: Option<&Set<K>>, dst: &mut Set<K>, id: u16) -> bool {
+    fn and(&mut self, src: Option<&Set<K>>, dst: &mut Set<K>, id: u16, live: u8) -> bool {
         let turns = &self.pt.turns[(id & compact::PLANE) as usize];
-        let mut live = src.map_or(dst.1, |s| s.1);
+        let mut live = live;
         let mut left = 0u8;
         while live != 0 {
             let o = live.trailing_zeros() as usize;
@@ -247,7 +268,7 @@ impl<const K: usize> Walk<'_, K> {
         let (nk, ne) = (nk as usize, blob[at + 1] as usize);
         let keys = at + 3;
         for &id in &blob[keys..keys + nk] {
-            if !self.and(None, acc, id) {
+            if !self.and(None, acc, id, acc.1) {
                 return Ok(None);
             }
         }
@@ -308,8 +329,10 @@ impl<const K: usize> Walk<'_, K> {
                     return Err(Stop::Declined);
                 }
                 let slot = &mut hi[pushed];
-                if self.and(Some(parent), &mut slot.2, kid[0]) {
-                    let a = (kid[1] as usize) << 3 | (kid[0] >> compact::PLANE_BITS) as usize;
+                let a = (kid[1] as usize) << 3 | (kid[0] >> compact::PLANE_BITS) as usize;
+                // Only the blocks of orientations the child's subtree has entries for.
+                let live = parent.1 & self.pt.masks[a];
+                if self.and(Some(parent), &mut slot.2, kid[0], live) {
                     (slot.0, slot.1) = (a as u32, blob[a]);
                     pushed += 1;
                 }
