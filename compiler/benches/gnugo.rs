@@ -38,6 +38,9 @@ enum Path {
     Set,
     /// `ScanSet::scan_hits`: the same call writing compact hits (8 bytes per match).
     SetHits,
+    /// `ScanSet::scan_hits` walking oriented entries (the walk before the trie over patterns:
+    /// the baseline of the same run).
+    SetHitsOriented,
     /// `ScanPlan::scan_hits`: compact hits, not resolved.
     PlanHits,
     /// `ScanPlan::scan` with every survivor through the class program (the plain classes'
@@ -139,6 +142,8 @@ fn bench(c: &mut Criterion) {
         .collect();
     let class_program: Vec<ScanPlan> = plans.iter().map(|p| p.clone().without_plain()).collect();
     let set = ScanSet::new(&rom, &classes).unwrap();
+    assert!(set.by_pattern(), "the set walks a trie over patterns");
+    let set_oriented = set.clone().without_pattern_walk();
     let mut set_slots = vec![Match::EMPTY; 8192 * 2 * classes.len()];
     let mut set_hit_slots = vec![Hit::EMPTY; 8192 * 2 * classes.len()];
     let mut slots = vec![Match::EMPTY; 8192];
@@ -161,9 +166,14 @@ fn bench(c: &mut Criterion) {
                 );
                 continue;
             }
-            if path == Path::SetHits {
+            if path == Path::SetHits || path == Path::SetHitsOriented {
                 let mut outs: Vec<HitBuf> =
                     set_hit_slots.chunks_mut(8192).map(HitBuf::new).collect();
+                let set = if path == Path::SetHits {
+                    &set
+                } else {
+                    &set_oriented
+                };
                 n += set.scan_hits(
                     &rom,
                     board,
@@ -201,7 +211,9 @@ fn bench(c: &mut Criterion) {
                             plan.scan_hits(&rom, board, &NoHost, &q, &mut scratch, &mut hits)
                         }
                         Path::Points => rom.scan_points(board, &NoHost, &q, &mut scratch, &mut out),
-                        Path::Set | Path::SetHits => unreachable!("scanned per board above"),
+                        Path::Set | Path::SetHits | Path::SetHitsOriented => {
+                            unreachable!("scanned per board above")
+                        }
                         Path::Reference => lens_vm::reference::scan(
                             &rom,
                             board,
@@ -216,7 +228,7 @@ fn bench(c: &mut Criterion) {
         }
         n
     };
-    // `LENS_GNUGO_PROFILE=plan|plan_hits|set|set_hits|board_sets|class_program|rom:ROUNDS`: only that path, ROUNDS times,
+    // `LENS_GNUGO_PROFILE=plan|plan_hits|set|set_hits|set_hits_oriented|board_sets|class_program|rom:ROUNDS`: only that path, ROUNDS times,
     // then exit (for `valgrind --tool=callgrind`: instructions per board without criterion).
     if let Ok(spec) = std::env::var("LENS_GNUGO_PROFILE") {
         let (name, rounds) = spec.split_once(':').unwrap_or((&spec, "10"));
@@ -225,11 +237,12 @@ fn bench(c: &mut Criterion) {
             "plan_hits" => Path::PlanHits,
             "set" => Path::Set,
             "set_hits" => Path::SetHits,
+            "set_hits_oriented" => Path::SetHitsOriented,
             "board_sets" => Path::PlanBoardSets,
             "class_program" => Path::PlanClassProgram,
             "rom" => Path::BoardParallel,
             _ => panic!(
-                "LENS_GNUGO_PROFILE: plan, plan_hits, set, set_hits, board_sets, class_program or rom"
+                "LENS_GNUGO_PROFILE: plan, plan_hits, set, set_hits, set_hits_oriented, board_sets, class_program or rom"
             ),
         };
         let (mut n, rounds) = (0, rounds.parse::<usize>().unwrap());
@@ -249,6 +262,7 @@ fn bench(c: &mut Criterion) {
     assert_eq!(per_board, scan_all(Path::PlanHits));
     assert_eq!(per_board, scan_all(Path::Set));
     assert_eq!(per_board, scan_all(Path::SetHits));
+    assert_eq!(per_board, scan_all(Path::SetHitsOriented));
     eprintln!(
         "scan set: {} of {} classes in one walk; children visited by recursion (the walks' \
          stack full): {}",
@@ -290,6 +304,7 @@ fn bench(c: &mut Criterion) {
         ("board_parallel_plan", Path::Plan),
         ("board_parallel_set", Path::Set),
         ("board_parallel_set_hits", Path::SetHits),
+        ("board_parallel_set_hits_oriented", Path::SetHitsOriented),
         ("board_parallel_plan_board_sets", Path::PlanBoardSets),
         ("board_parallel_plan_class_program", Path::PlanClassProgram),
         ("board_parallel_plan_hits", Path::PlanHits),

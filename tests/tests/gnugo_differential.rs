@@ -177,6 +177,8 @@ fn lens_matches_equal_gnugo_on_every_oracle_database() {
     let mut shared_hits = 0usize;
     // Shared walks whose offset planes were gathered portably / with `pext`.
     let mut gathers = [0usize; 2];
+    // Shared walks taken by sets with a trie over patterns, and of those over patterns.
+    let mut pattern_walks = [0usize; 2];
     for &(db, files, _mode) in DATABASES {
         let mut got = BTreeSet::new();
         let mut left_out = Vec::new();
@@ -205,16 +207,43 @@ fn lens_matches_equal_gnugo_on_every_oracle_database() {
             // All the file's classes and both colours in one call: the plain anchor classes
             // in one walk over all stones.
             let set = ScanSet::new(&rom, &class_ids).unwrap();
+            // The same set walking oriented entries, not patterns: the same lists.
+            let oriented = set.clone().without_pattern_walk();
             let mut set_slots = vec![Match::EMPTY; SLOTS * 2 * class_ids.len()];
+            let mut oriented_slots = vec![Match::EMPTY; SLOTS * 2 * class_ids.len()];
             let mut set_hit_slots = vec![Hit::EMPTY; SLOTS * 2 * class_ids.len()];
             for (b, (id, board)) in boards.iter().enumerate() {
                 // Every other position on the portable path: both gathers of the offset planes.
                 simd::force((b % 2 == 1).then_some(Simd::PORTABLE)).unwrap();
                 let mut outs: Vec<MatchBuf> =
                     set_slots.chunks_mut(SLOTS).map(MatchBuf::new).collect();
+                let before = lens_vm::internals::pattern_walks(&scratch);
                 let walked =
                     set.scan_shared(&rom, board, Orientations::All, &mut scratch, &mut outs);
                 shared[usize::from(walked.is_some())] += usize::from(set.walked() > 0);
+                if set.by_pattern() && walked.is_some() {
+                    pattern_walks[0] += 1;
+                    pattern_walks[1] += lens_vm::internals::pattern_walks(&scratch) - before;
+                }
+                let mut oriented_outs: Vec<MatchBuf> = oriented_slots
+                    .chunks_mut(SLOTS)
+                    .map(MatchBuf::new)
+                    .collect();
+                let oriented_walked = oriented.scan_shared(
+                    &rom,
+                    board,
+                    Orientations::All,
+                    &mut scratch,
+                    &mut oriented_outs,
+                );
+                assert_eq!(oriented_walked, walked, "{file} {id}: oriented walk");
+                for (a, b) in outs.iter().zip(&oriented_outs) {
+                    assert_eq!(
+                        a.as_slice(),
+                        b.as_slice(),
+                        "{file} {id}: the walks over patterns and oriented entries disagree"
+                    );
+                }
                 if walked.is_some() {
                     gathers[usize::from(simd::current().pext_offsets())] += 1;
                 }
@@ -392,6 +421,11 @@ fn lens_matches_equal_gnugo_on_every_oracle_database() {
     assert_eq!(
         shared_hits, shared[1],
         "ScanSet::scan_hits took the shared walk as scan did"
+    );
+    eprintln!("shared walks of sets with a trie over patterns / over patterns: {pattern_walks:?}");
+    assert!(
+        pattern_walks[0] > 0 && pattern_walks[1] == pattern_walks[0],
+        "every shared walk of a set with a trie over patterns went over patterns: {pattern_walks:?}"
     );
     simd::force(None).unwrap();
     eprintln!("ScanSet offsets gathered portably / by pext: {gathers:?}");

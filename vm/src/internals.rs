@@ -55,3 +55,10 @@ pub fn set_walk_pending(limit: Option<usize>) {
 pub fn walk_fallbacks(scratch: &crate::Scratch) -> usize {
     scratch.walk_fallbacks()
 }
+
+/// Shared walks of a `ScanSet` with `scratch` done over patterns (sets over focus x
+/// orientation) rather than oriented entries, over all its scans so far.
+#[cfg(feature = "alloc")]
+pub fn pattern_walks(scratch: &crate::Scratch) -> usize {
+    scratch.pattern_walks()
+}

@@ -452,6 +452,10 @@ fn scan_set_equals_reference_scans() {
         "the six plain anchor classes share the walk"
     );
     assert!(lens_vm::matching::ScanSet::new(&rom, &[ClassId(999)]).is_none());
+    // The shared walk over patterns (sets over focus x orientation), and the same set walking
+    // oriented entries (every fourth round).
+    let oriented = set.clone().without_pattern_walk();
+    assert!(set.by_pattern() && !oriented.by_pattern());
     let mut slots = vec![Match::EMPTY; (2 * ids.len()) << 13];
     let mut hit_slots = vec![Hit::EMPTY; (2 * ids.len()) << 13];
     let mut want = vec![Match::EMPTY; 1 << 13];
@@ -464,11 +468,17 @@ fn scan_set_equals_reference_scans() {
     // Children the walks visited by recursion, their stack forced small (1 or 3 pending) or
     // left whole.
     let mut fallbacks = [0usize; 2];
+    // Walks over patterns: by the oriented set; by the other, with the stack whole / forced
+    // small (a walk over patterns that fills it is declined: the oriented walk serves).
+    let mut pattern_walks = [0usize; 3];
     for round in 0..24 {
         simd::force(Some(paths[round % paths.len()])).unwrap();
         let pending = [None, Some(1), Some(3)][round % 3];
         lens_vm::internals::set_walk_pending(pending);
         let before = lens_vm::internals::walk_fallbacks(&scratch);
+        let walks_before = lens_vm::internals::pattern_walks(&scratch);
+        let by_pattern = round % 4 != 3;
+        let set = if by_pattern { &set } else { &oriented };
         let size = [5u8, 7, 9, 13, 19, 25][round % 6];
         let density = 0.1 + rng.below(7) as f64 * 0.1;
         let board = TestBoard::random(&mut rng, size, density);
@@ -543,7 +553,19 @@ fn scan_set_equals_reference_scans() {
         }
         fallbacks[usize::from(pending.is_some())] +=
             lens_vm::internals::walk_fallbacks(&scratch) - before;
+        let kind = if !by_pattern {
+            0
+        } else {
+            1 + usize::from(pending == Some(1))
+        };
+        pattern_walks[kind] += lens_vm::internals::pattern_walks(&scratch) - walks_before;
     }
+    // The walk over patterns served the set that has one, never the oriented one, and was
+    // declined with room for one pending node.
+    assert!(
+        pattern_walks[0] == 0 && pattern_walks[1] > 0 && pattern_walks[2] == 0,
+        "{pattern_walks:?}"
+    );
     lens_vm::internals::set_walk_pending(None);
     simd::force(None).unwrap();
     // The stack held every pending child of these small tries; forced small, the walks took

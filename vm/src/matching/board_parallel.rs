@@ -23,9 +23,11 @@ use crate::rom::records::EntryRec;
 use crate::rom::{ClassInfo, Kernel, MAX_GLOB_DEPTH, Rom, Section};
 
 #[cfg(feature = "alloc")]
+mod by_pattern;
+#[cfg(feature = "alloc")]
 mod compact;
 #[cfg(all(feature = "alloc", feature = "bench-internals"))]
-pub(crate) use compact::{set_walk_pending, walk_fallbacks};
+pub(crate) use compact::{pattern_walks, set_walk_pending, walk_fallbacks};
 #[cfg(feature = "alloc")]
 mod plan;
 #[cfg(feature = "alloc")]

@@ -38,7 +38,7 @@ pub(crate) use board_parallel::{Fact, plain_facts, put_plain};
 #[cfg(feature = "alloc")]
 pub use board_parallel::{ScanPlan, ScanSet};
 #[cfg(all(feature = "alloc", feature = "bench-internals"))]
-pub(crate) use board_parallel::{set_walk_pending, walk_fallbacks};
+pub(crate) use board_parallel::{pattern_walks, set_walk_pending, walk_fallbacks};
 #[cfg(feature = "alloc")]
 pub use results::HitPlan;
 pub(crate) use results::Sink;
@@ -352,6 +352,12 @@ impl Scratch {
     #[cfg(all(feature = "alloc", feature = "bench-internals"))]
     pub(crate) fn walk_fallbacks(&self) -> usize {
         walk_fallbacks(&self.scan)
+    }
+
+    /// See `internals::pattern_walks`.
+    #[cfg(all(feature = "alloc", feature = "bench-internals"))]
+    pub(crate) fn pattern_walks(&self) -> usize {
+        pattern_walks(&self.scan)
     }
 }
 

@@ -13,6 +13,7 @@
 
 use alloc::vec::Vec;
 
+use super::by_pattern;
 use super::plan::{Key, Node};
 use super::{CACHED, ENTRY_BITS, HITS, MAX_SIDE, MAX_WORDS, SIDE};
 use crate::board::{BoardView, Colour};
@@ -24,10 +25,10 @@ pub(super) const MAX_FOCI: usize = 128;
 pub(super) const MAX_STONES: usize = 256;
 /// Words of a compact set: of one colour's stones, of all stones.
 const W: usize = MAX_FOCI / 64;
-const W_ALL: usize = MAX_STONES / 64;
+pub(super) const W_ALL: usize = MAX_STONES / 64;
 /// Plane words of a slot: of one colour's stones, of all stones.
 const PLANES: usize = OFFS * 16 * W;
-const PLANES_ALL: usize = OFFS * 16 * W_ALL;
+pub(super) const PLANES_ALL: usize = OFFS * 16 * W_ALL;
 /// Codes are kept this far beyond the board (the plane cache's reach).
 const PAD: i32 = CACHED;
 /// Side of the padded code board.
@@ -42,7 +43,7 @@ const PW: usize = MAX_WORDS + 2 * PADW;
 /// The position the compact scans read: point codes (the portable gather) and board-wide
 /// bit planes (the `pext` gather).
 #[derive(Clone, Debug)]
-struct Position {
+pub(super) struct Position {
     /// Point codes of the padded board, row `y + PAD`, column `x + PAD`.
     codes: [u8; (PS * PS) as usize],
     /// Black, white and "none" points (on the board, reported as none of the three states),
@@ -107,8 +108,8 @@ pub(crate) fn walk_fallbacks(sc: &super::ScanScratch) -> usize {
 }
 
 /// Bits of a plane index in a child's first word.
-const PLANE_BITS: u32 = 13;
-const PLANE: u16 = (1 << PLANE_BITS) - 1;
+pub(super) const PLANE_BITS: u32 = 13;
+pub(super) const PLANE: u16 = (1 << PLANE_BITS) - 1;
 
 /// Plane `id` of a key seen from White (friend and foe swapped) or Black (as it is): the
 /// perspective is a constant of each walk, so Black's costs nothing.
@@ -188,19 +189,19 @@ pub(super) struct Slot<const P: usize> {
     relative: bool,
     /// The foci that are white stones (numbered bits; for relative sets).
     white: [u64; W_ALL],
-    n: usize,
+    pub(super) n: usize,
     /// Padded-board index of focus `i`.
     pad: [u16; MAX_STONES],
     /// Board point of focus `i`.
-    point: [u16; MAX_STONES],
+    pub(super) point: [u16; MAX_STONES],
     /// Per board word (bit `y * s + x` at word `(y * s + x) / 64`), the number of its first
     /// focus: where the `pext` gather puts that word's foci.
     base: [u16; MAX_WORDS],
     /// Offsets whose planes are built.
-    built: [u64; OFFS.div_ceil(64)],
+    pub(super) built: [u64; OFFS.div_ceil(64)],
     /// Per offset, the planes of the 16 allowed-state sets, `words` = `n.div_ceil(64)` words
     /// each: plane `id` at `id * words` (one-word sets stay dense).
-    planes: [u64; P],
+    pub(super) planes: [u64; P],
 }
 
 impl<const P: usize> Slot<P> {
@@ -264,6 +265,8 @@ pub(super) struct CompactScratch {
     next: usize,
     /// Children visited by recursion because a walk's stack was full (all walks so far).
     fallbacks: usize,
+    /// Walks over patterns done (all walks so far).
+    pattern_walks: usize,
     /// The scratch of the walks over all stones ([`collect_stones`]), allocated on first use
     /// (about 230 KiB: `Scratch` stays small for callers that never take that path).
     stones: Option<alloc::boxed::Box<Stones>>,
@@ -294,6 +297,7 @@ impl CompactScratch {
             slots: [Slot::new(false), Slot::new(false)],
             next: 0,
             fallbacks: 0,
+            pattern_walks: 0,
             stones: None,
         }
     }
@@ -381,7 +385,7 @@ impl CompactScratch {
 /// planes, or the portable gather of the foci's codes), then their 16 unions.
 #[cold]
 #[inline(never)]
-fn build_offset<const P: usize>(sl: &mut Slot<P>, pos: &Position, off: usize) {
+pub(super) fn build_offset<const P: usize>(sl: &mut Slot<P>, pos: &Position, off: usize) {
     let n = sl.n;
     let h = simd::gather(OneHot { sl, pos, off });
     for w in 0..n.div_ceil(64) {
@@ -582,15 +586,7 @@ pub(super) fn collect_stones<const N: usize>(
         fallbacks,
         ..
     } = &mut sc.compact;
-    let st = st.get_or_insert_with(|| {
-        alloc::boxed::Box::new(Stones {
-            slot: Slot::new(true),
-            sorted: [0; HITS],
-            counts: [[0; 1 << (32 - ENTRY_BITS)]; 4],
-        })
-    });
-    let sl = &mut st.slot;
-    sl.number(stones, s, pos);
+    let sl = stones_slot(st, pos, stones, s);
     let raw = &mut sc.raw;
     match sl.n.div_ceil(64) {
         0 | 1 => walk::<1, false, PLANES_ALL>(&ck.walk, qfilter, pos, sl, raw, fallbacks),
@@ -598,6 +594,57 @@ pub(super) fn collect_stones<const N: usize>(
         3 => walk::<3, false, PLANES_ALL>(&ck.walk, qfilter, pos, sl, raw, fallbacks),
         _ => walk::<4, false, PLANES_ALL>(&ck.walk, qfilter, pos, sl, raw, fallbacks),
     }
+}
+
+/// The stones' scratch (allocated on first use) with `stones` numbered.
+fn stones_slot<'a, const N: usize>(
+    st: &'a mut Option<alloc::boxed::Box<Stones>>,
+    pos: &Position,
+    stones: &[u64; N],
+    s: i32,
+) -> &'a mut Slot<PLANES_ALL> {
+    let st = st.get_or_insert_with(|| {
+        alloc::boxed::Box::new(Stones {
+            slot: Slot::new(true),
+            sorted: [0; HITS],
+            counts: [[0; 1 << (32 - ENTRY_BITS)]; 4],
+        })
+    });
+    st.slot.number(stones, s, pos);
+    &mut st.slot
+}
+
+/// The geometric hits of a walk over patterns ([`by_pattern`]) on all the stones `stones`, as
+/// [`collect_stones`] gives them; `limit` bounds its pending children.
+pub(super) fn collect_patterns<const N: usize>(
+    pt: &by_pattern::PatternTrie,
+    qfilter: u8,
+    sc: &mut super::ScanScratch,
+    stones: &[u64; N],
+    s: i32,
+    limit: usize,
+) -> Result<usize, by_pattern::Stop> {
+    let CompactScratch {
+        pos,
+        stones: st,
+        pattern_walks,
+        ..
+    } = &mut sc.compact;
+    let sl = stones_slot(st, pos, stones, s);
+    let r = by_pattern::collect(pt, qfilter, pos, sl, &mut sc.raw, limit);
+    *pattern_walks += usize::from(r.is_ok());
+    r
+}
+
+/// Walks over patterns done with this scratch.
+#[cfg(feature = "bench-internals")]
+pub(crate) fn pattern_walks(sc: &super::ScanScratch) -> usize {
+    sc.compact.pattern_walks
+}
+
+/// The pending children a walk takes (see [`set_walk_pending`]).
+pub(super) fn pending_limit() -> usize {
+    PENDING_LIMIT.load(core::sync::atomic::Ordering::Relaxed)
 }
 
 /// Hits past the scratch: the stream offset reached (for the band-splitting estimate).

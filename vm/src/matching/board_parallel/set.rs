@@ -15,6 +15,7 @@
 use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 
+use super::by_pattern::{self, Oriented, PatternTrie};
 use super::compact::{self, CompactKeys, MAX_STONES};
 use super::plan::{self, Fact, ScanPlan, fingerprint, put_plain};
 use super::{ENTRY_BITS, MAX_SIDE, MAX_WORDS, ScanScratch};
@@ -40,6 +41,9 @@ pub struct ScanSet {
     /// friend's (`Some(false)`); `None`: scanned by its own plan.
     walked: Vec<Option<bool>>,
     walk: Option<CompactKeys>,
+    /// The same entries as a trie over patterns (sets over focus x orientation), walked first;
+    /// `None` when they do not form one.
+    by_pattern: Option<PatternTrie>,
     /// Per entry of the shared walk: what it writes (see [`Record`]).
     records: Vec<Record>,
     /// The patterns of the records.
@@ -97,6 +101,7 @@ impl ScanSet {
         let mut numbered: BTreeMap<u32, u32> = BTreeMap::new();
         let mut facts = Vec::new();
         let mut pattern_index = Vec::new();
+        let mut oriented = Vec::new();
         for (i, p) in plans.iter().enumerate() {
             let info = rom.class(p.class)?;
             let foe = match info.focus() & 7 {
@@ -127,6 +132,15 @@ impl ScanSet {
                         c.2 = swap(c.2);
                     }
                 }
+                oriented.push((
+                    (i, f.p),
+                    Oriented {
+                        cells: cells.clone(),
+                        o: f.o,
+                        entry: facts.len() as u32,
+                        cov,
+                    },
+                ));
                 lists.push((cells, facts.len() as u32, cov));
                 let pat = *numbered.entry(f.p).or_insert_with(|| {
                     patterns.push(PatternOut {
@@ -169,15 +183,33 @@ impl ScanSet {
         if walk.is_none() {
             walked.fill(None);
         }
+        let by_pattern = walk
+            .as_ref()
+            .and_then(|_| PatternTrie::new(by_pattern::group(oriented)));
         Some(ScanSet {
             plans,
             walked,
             walk,
+            by_pattern,
             records,
             patterns,
             pattern_index,
             facts,
         })
+    }
+
+    /// Whether the shared walk runs over patterns (sets over focus x orientation: each
+    /// pattern's orientations walked at once) rather than over oriented entries.
+    pub fn by_pattern(&self) -> bool {
+        self.by_pattern.is_some()
+    }
+
+    /// The same set walking oriented entries only (the walk before the trie over patterns):
+    /// the same matches, for benches and tests.
+    #[cfg(feature = "bench-internals")]
+    pub fn without_pattern_walk(mut self) -> ScanSet {
+        self.by_pattern = None;
+        self
     }
 
     /// The plans, in the order of the classes given to [`ScanSet::new`].
@@ -350,14 +382,29 @@ impl ScanSet {
         };
         let sc = &mut scratch.scan;
         sc.compact.position(board, s);
-        let hits = super::super::simd::run(Walk {
-            ck,
-            qfilter: super::qfilter(&q),
-            sc,
-            stones: &stones,
-            s,
-        })
-        .ok()?;
+        let qfilter = super::qfilter(&q);
+        // Over patterns first; declined (out of room), over oriented entries.
+        let by_pattern = self.by_pattern.as_ref().map(|pt| {
+            super::super::simd::run(PatternWalk {
+                pt,
+                qfilter,
+                sc: &mut *sc,
+                stones: &stones,
+                s,
+            })
+        });
+        let hits = match by_pattern {
+            Some(Ok(hits)) => hits,
+            Some(Err(by_pattern::Stop::Full)) => return None,
+            _ => super::super::simd::run(Walk {
+                ck,
+                qfilter,
+                sc,
+                stones: &stones,
+                s,
+            })
+            .ok()?,
+        };
         let raw = compact::sorted_hits(sc, hits, (s * s) as usize, self.records.len());
         // Matches written: the outputs' total after less before (no allocation per scan).
         let before: usize = outs.iter().map(|o| o.stored()).sum();
@@ -415,5 +462,29 @@ impl crate::matching::simd::Kernel for Walk<'_> {
     #[inline(always)]
     fn run(self) -> Self::Out {
         compact::collect_stones(self.ck, self.qfilter, self.sc, self.stones, self.s)
+    }
+}
+
+/// The shared walk over patterns, as a [`crate::matching::simd::Kernel`].
+struct PatternWalk<'w> {
+    pt: &'w PatternTrie,
+    qfilter: u8,
+    sc: &'w mut ScanScratch,
+    stones: &'w [u64; MAX_WORDS],
+    s: i32,
+}
+
+impl crate::matching::simd::Kernel for PatternWalk<'_> {
+    type Out = Result<usize, by_pattern::Stop>;
+    #[inline(always)]
+    fn run(self) -> Self::Out {
+        compact::collect_patterns(
+            self.pt,
+            self.qfilter,
+            self.sc,
+            self.stones,
+            self.s,
+            compact::pending_limit(),
+        )
     }
 }

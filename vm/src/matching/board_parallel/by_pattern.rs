@@ -1,0 +1,334 @@
+//! A [`super::ScanSet`]'s walk over patterns rather than oriented entries (docs/performance.md,
+//! "A trie over patterns").
+//!
+//! The oriented trie holds each of a pattern's (up to) eight orientations as its own entry: the
+//! eight share no keys, so the top of the trie is walked once per orientation. Here the trie
+//! holds each pattern once, its cells as stored (orientation 0), and a candidate set is over
+//! focus x orientation: eight blocks of the stones' words, block `o` the stones where the
+//! pattern turned by `o` still holds. A key `(d, allowed)` ANDs into block `o` the plane of
+//! offset `T_o(d)` (the stones' per-offset planes of [`super::compact`]), for the blocks that
+//! still hold a stone (a mask of live blocks rides with the set). A pattern
+//! ending at a node writes, per orientation it has an entry for, that block's stones as hits of
+//! that entry: the same hits as the oriented walk, so sorting and writing are shared. A
+//! symmetric pattern's orientations without an entry of their own are walked but never written.
+
+use alloc::collections::BTreeMap;
+use alloc::vec::Vec;
+
+use super::compact::{self, CompactKeys, PLANES_ALL, Position, Slot};
+use super::plan::{self, Cell};
+use super::{CACHED, ENTRY_BITS, HITS, MATRIX, SIDE};
+
+/// Plane ids (`offset * 16 + allowed`, as in [`CompactKeys`]).
+const IDS: usize = SIDE * SIDE * 16;
+/// Pending children of a walk (on the stack: up to 264 bytes each). A walk that needs more
+/// is declined: the oriented walk serves that scan.
+const PENDING: usize = 128;
+
+/// The trie over patterns of a set, and per pattern its entries of the oriented walk.
+#[derive(Clone, Debug)]
+pub(super) struct PatternTrie {
+    /// The trie as a [`CompactKeys`] stream: keys as stored (orientation 0); an entry ending at
+    /// a node is a pattern (its index here) with the orientations it has entries for as covers.
+    walk: CompactKeys,
+    /// Per pattern and orientation: its entry of the oriented walk (`u32::MAX`: none).
+    ents: Vec<[u32; 8]>,
+    /// Per pattern and orientation: that entry's covers (for the query's orientations).
+    covs: Vec<[u8; 8]>,
+    /// Per plane id and orientation `o`: the plane id of its offset turned by `o`.
+    turns: Vec<[u16; 8]>,
+}
+
+/// One entry of the oriented walk: its cells (through its orientation), orientation, index
+/// and covers.
+pub(super) struct Oriented {
+    pub cells: Vec<Cell>,
+    pub o: u8,
+    pub entry: u32,
+    pub cov: u8,
+}
+
+impl PatternTrie {
+    /// The trie over `patterns` (each the oriented entries of one pattern); `None` when some
+    /// pattern's entries are not turns of one cell list (or two share an orientation), or
+    /// the trie does not fit the stream.
+    pub(super) fn new(patterns: Vec<Vec<Oriented>>) -> Option<Self> {
+        let mut lists = Vec::with_capacity(patterns.len());
+        let mut ents = Vec::with_capacity(patterns.len());
+        let mut covs = Vec::with_capacity(patterns.len());
+        for (i, group) in patterns.iter().enumerate() {
+            let first = group.first()?;
+            // The cells as stored: the first entry's turned back (the transpose of its matrix).
+            let [ax, ay, bx, by] = MATRIX[first.o as usize & 7];
+            let mut base: Vec<Cell> = first
+                .cells
+                .iter()
+                .map(|&(x, y, a)| {
+                    let (x, y) = (x as i32, y as i32);
+                    ((ax * x + ay * y) as i8, (bx * x + by * y) as i8, a)
+                })
+                .collect();
+            base.sort_unstable_by_key(|&(dx, dy, _)| (dx, dy));
+            let (mut e, mut c, mut mask) = ([u32::MAX; 8], [0u8; 8], 0u8);
+            for en in group {
+                let o = en.o as usize & 7;
+                if mask >> o & 1 != 0 || turned(&base, en.o) != en.cells {
+                    return None;
+                }
+                mask |= 1 << o;
+                (e[o], c[o]) = (en.entry, en.cov);
+            }
+            lists.push((base, i as u32, mask));
+            ents.push(e);
+            covs.push(c);
+        }
+        let (keys, nodes, entries) = plan::trie(lists);
+        let turns = (0..IDS)
+            .map(|id| {
+                let (off, allowed) = (id >> 4, id & 15);
+                let (dx, dy) = ((off % SIDE) as i32 - CACHED, (off / SIDE) as i32 - CACHED);
+                MATRIX.map(|[ax, ay, bx, by]| {
+                    let (x, y) = (ax * dx + bx * dy, ay * dx + by * dy);
+                    (((y + CACHED) as usize * SIDE + (x + CACHED) as usize) << 4 | allowed) as u16
+                })
+            })
+            .collect();
+        Some(PatternTrie {
+            walk: CompactKeys::new(&keys, &nodes, &entries)?,
+            ents,
+            covs,
+            turns,
+        })
+    }
+}
+
+/// `cells` turned by orientation `o`, sorted by offset (as [`plan::entry_lists`] gives them).
+fn turned(cells: &[Cell], o: u8) -> Vec<Cell> {
+    let [ax, ay, bx, by] = MATRIX[o as usize & 7];
+    let mut t: Vec<Cell> = cells
+        .iter()
+        .map(|&(x, y, a)| {
+            let (x, y) = (x as i32, y as i32);
+            ((ax * x + bx * y) as i8, (ay * x + by * y) as i8, a)
+        })
+        .collect();
+    t.sort_unstable_by_key(|&(dx, dy, _)| (dx, dy));
+    t
+}
+
+/// Groups oriented entries by pattern, in the order the patterns first appear.
+pub(super) fn group<K: Ord>(entries: Vec<(K, Oriented)>) -> Vec<Vec<Oriented>> {
+    let mut at: BTreeMap<K, usize> = BTreeMap::new();
+    let mut out: Vec<Vec<Oriented>> = Vec::new();
+    for (k, e) in entries {
+        let i = *at.entry(k).or_insert_with(|| {
+            out.push(Vec::new());
+            out.len() - 1
+        });
+        out[i].push(e);
+    }
+    out
+}
+
+/// Why a walk over patterns stopped: more hits than the scratch holds, or out of room for
+/// its pending children (the oriented walk then serves the scan).
+pub(super) enum Stop {
+    Full,
+    Declined,
+}
+
+/// The walk over patterns of `pt` on the stones of `sl` (numbered, `sl.n` of them): the hits
+/// of the oriented walk (as [`compact::collect_stones`] gives them, in another order).
+pub(super) fn collect(
+    pt: &PatternTrie,
+    qfilter: u8,
+    pos: &Position,
+    sl: &mut Slot<PLANES_ALL>,
+    raw: &mut [u32; HITS],
+    limit: usize,
+) -> Result<usize, Stop> {
+    match sl.n.div_ceil(64) {
+        0 | 1 => walk::<1>(pt, qfilter, pos, sl, raw, limit),
+        2 => walk::<2>(pt, qfilter, pos, sl, raw, limit),
+        3 => walk::<3>(pt, qfilter, pos, sl, raw, limit),
+        _ => walk::<4>(pt, qfilter, pos, sl, raw, limit),
+    }
+}
+
+/// A candidate set over focus x orientation: block `o` over the stones, and the mask of the
+/// blocks not empty.
+type Set<const K: usize> = ([[u64; K]; 8], u8);
+
+/// One walk over patterns with blocks of `K` words.
+struct Walk<'w, const K: usize> {
+    blob: &'w [u16],
+    pt: &'w PatternTrie,
+    qfilter: u8,
+    pos: &'w Position,
+    sl: &'w mut Slot<PLANES_ALL>,
+    raw: &'w mut [u32; HITS],
+    hits: usize,
+}
+
+impl<const K: usize> Walk<'_, K> {
+    /// `dst` = `src` AND key `id` (its plane turned by each live block's orientation; `src`
+    /// and `dst` may be the same set), and whether any block is left. Only live blocks are
+    /// read or written: the others may hold stale words.
+    #[inline(always)]
+    fn and(&mut self, src: Option<&Set<K>>, dst: &mut Set<K>, id: u16) -> bool {
+        let turns = &self.pt.turns[(id & compact::PLANE) as usize];
+        let mut live = src.map_or(dst.1, |s| s.1);
+        let mut left = 0u8;
+        while live != 0 {
+            let o = live.trailing_zeros() as usize;
+            live &= live - 1;
+            let t = turns[o] as usize;
+            let off = t >> 4;
+            if self.sl.built[off >> 6] >> (off & 63) & 1 == 0 {
+                compact::build_offset(self.sl, self.pos, off);
+            }
+            let p = &self.sl.planes[t * K..t * K + K];
+            let from = src.map_or(dst.0[o], |s| s.0[o]);
+            let mut any = 0;
+            for ((v, &f), &w) in dst.0[o].iter_mut().zip(&from).zip(p) {
+                *v = f & w;
+                any |= *v;
+            }
+            left |= u8::from(any != 0) << o;
+        }
+        dst.1 = left;
+        left != 0
+    }
+
+    /// The node at `at` (first word `nk` read) on `acc` (its first key ANDed unless the root),
+    /// in place: its own keys, then the patterns ending there; where its children start,
+    /// `None` when the set empties.
+    #[inline(always)]
+    fn body(&mut self, at: usize, nk: u16, acc: &mut Set<K>) -> Result<Option<usize>, Stop> {
+        let blob = self.blob;
+        let (nk, ne) = (nk as usize, blob[at + 1] as usize);
+        let keys = at + 3;
+        for &id in &blob[keys..keys + nk] {
+            if !self.and(None, acc, id) {
+                return Ok(None);
+            }
+        }
+        let ents = keys + nk;
+        for e in blob[ents..ents + 2 * ne].chunks_exact(2) {
+            let i = e[0] as usize | ((e[1] & 0xFF) as usize) << 16;
+            let (ent, cov) = (&self.pt.ents[i], &self.pt.covs[i]);
+            // The orientations the pattern has entries for, among the live blocks.
+            let mut live = (e[1] >> 8) as u8 & acc.1;
+            while live != 0 {
+                let o = live.trailing_zeros() as usize;
+                live &= live - 1;
+                if cov[o] & self.qfilter == 0 {
+                    continue;
+                }
+                let r = ent[o];
+                for (w, &bits) in acc.0[o].iter().enumerate() {
+                    let mut bits = bits;
+                    while bits != 0 {
+                        let f = w * 64 + bits.trailing_zeros() as usize;
+                        bits &= bits - 1;
+                        if self.hits == HITS {
+                            return Err(Stop::Full);
+                        }
+                        self.raw[self.hits] = (self.sl.point[f] as u32) << ENTRY_BITS | r;
+                        self.hits += 1;
+                    }
+                }
+            }
+        }
+        Ok(Some(ents + 2 * ne))
+    }
+
+    /// The whole trie, depth first with a stack of pending nodes, each with its set (its first
+    /// key ANDed in) and first word. A node is worked on in its slot; its children are pushed
+    /// above it (their sets written in place, live blocks only), then the last of them takes
+    /// the node's slot: hits are sorted later, so the order of visits does not matter. A walk
+    /// that would need more than `limit` slots is declined.
+    fn run(&mut self, all: Set<K>, limit: usize) -> Result<(), Stop> {
+        let blob = self.blob;
+        let mut stack = [(0u32, 0u16, ([[0u64; K]; 8], 0u8)); PENDING];
+        let limit = limit.min(PENDING);
+        stack[0] = (0, blob[0], all);
+        let mut top = 1;
+        while top > 0 {
+            let p = top - 1;
+            let (at, nk) = (stack[p].0 as usize, stack[p].1);
+            let nkids = blob[at + 2] as usize;
+            let Some(kids) = self.body(at, nk, &mut stack[p].2)? else {
+                top = p;
+                continue;
+            };
+            let (lo, hi) = stack.split_at_mut(top);
+            let parent = &lo[p].2;
+            let mut pushed = 0;
+            for kid in blob[kids..kids + 2 * nkids].chunks_exact(2) {
+                if top + pushed >= limit {
+                    return Err(Stop::Declined);
+                }
+                let slot = &mut hi[pushed];
+                if self.and(Some(parent), &mut slot.2, kid[0]) {
+                    let a = (kid[1] as usize) << 3 | (kid[0] >> compact::PLANE_BITS) as usize;
+                    (slot.0, slot.1) = (a as u32, blob[a]);
+                    pushed += 1;
+                }
+            }
+            if pushed == 0 {
+                top = p;
+                continue;
+            }
+            // The last child pushed moves into the node's slot (its live blocks only).
+            let last = &hi[pushed - 1];
+            let node = &mut lo[p];
+            (node.0, node.1, node.2.1) = (last.0, last.1, last.2.1);
+            let mut live = last.2.1;
+            while live != 0 {
+                let o = live.trailing_zeros() as usize;
+                live &= live - 1;
+                node.2.0[o] = last.2.0[o];
+            }
+            top += pushed - 1;
+        }
+        Ok(())
+    }
+}
+
+#[inline(always)]
+fn walk<const K: usize>(
+    pt: &PatternTrie,
+    qfilter: u8,
+    pos: &Position,
+    sl: &mut Slot<PLANES_ALL>,
+    raw: &mut [u32; HITS],
+    limit: usize,
+) -> Result<usize, Stop> {
+    let blob = &pt.walk.walk[..];
+    let n = sl.n;
+    if blob.is_empty() || n == 0 {
+        return Ok(0);
+    }
+    let mut block = [0u64; K];
+    for (w, a) in block.iter_mut().enumerate() {
+        *a = if n >= (w + 1) * 64 {
+            u64::MAX
+        } else if n > w * 64 {
+            u64::MAX >> (64 - (n - w * 64))
+        } else {
+            0
+        };
+    }
+    let mut wk = Walk::<K> {
+        blob,
+        pt,
+        qfilter,
+        pos,
+        sl,
+        raw,
+        hits: 0,
+    };
+    wk.run(([block; 8], 0xFF), limit)?;
+    Ok(wk.hits)
+}
