@@ -5,4 +5,5 @@
 
 pub mod fixtures;
 pub mod lut;
+pub mod placement;
 pub mod thread_cpu;

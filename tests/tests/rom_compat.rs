@@ -1,6 +1,6 @@
-//! The compatibility promise: committed format-v1, v2 and v4 images keep loading and behaving
-//! the same under the format-v5 VM, a committed v3 compact-profile image loads and expands to
-//! the same behaviour, the v5 fast writer's bytes are pinned by a committed v5 image, and
+//! The compatibility promise: committed format-v1, v2, v4 and v5 images keep loading and
+//! behaving the same under the format-v6 VM, a committed v3 compact-profile image loads and
+//! expands to the same behaviour, the v6 fast writer's bytes are pinned by a committed v6 image, and
 //! `disasm`/`stats` of the sample image are pinned by snapshots.
 
 use lens_test_support::fixtures::*;
@@ -27,13 +27,13 @@ fn committed_v1_image_still_loads_and_behaves() {
     let behaviour_old = behaviour(&old, &boards);
     assert!(behaviour_old.len() > 20);
     // Formats 2 and 3 only add sections (the optional `lut`; the compact profile's), 4 only
-    // pair rows in the optional `sliced` section and 5 the plain facts written with it: without
-    // options the writer emits the v1 bytes but for the version field (and the header
-    // checksum that covers it).
-    assert_eq!(FORMAT_VERSION, 5);
+    // pair rows in the optional `sliced` section, 5 the plain facts written with it and 6 the
+    // alignment of its tables: without options the writer emits the v1 bytes but for the
+    // version field (and the header checksum that covers it).
+    assert_eq!(FORMAT_VERSION, 6);
     let fresh = rom::write(&sample_spec(false));
     let new = Rom::from_bytes(&fresh).unwrap();
-    assert_eq!(new.format_version(), 5);
+    assert_eq!(new.format_version(), 6);
     assert!(!new.has_pattern_facts());
     assert_eq!(behaviour(&new, &boards), behaviour_old);
     let mut as_v1 = fresh.clone();
@@ -107,8 +107,8 @@ fn committed_v4_image_still_loads_and_behaves() {
         behaviour(&r, &boards),
         behaviour(&Rom::from_bytes(&fresh).unwrap(), &boards)
     );
-    // The v5 image under a v4 header: `pattern_facts` (kind 34) is not a v4 section.
-    let mut v = fresh;
+    // The committed v5 image under a v4 header: `pattern_facts` (kind 34) is not a v4 section.
+    let mut v = std::fs::read(data("format-v5-sample.rom")).expect("format-v5-sample.rom");
     v[12..16].copy_from_slice(&4u32.to_le_bytes());
     rom::fix_checksums(&mut v);
     let e = Rom::from_bytes(&v).expect_err("pattern_facts under a v4 header");
@@ -119,16 +119,35 @@ fn committed_v4_image_still_loads_and_behaves() {
 }
 
 #[test]
-fn committed_v5_image_pins_the_fast_writer() {
-    let path = data("format-v5-sample.rom");
-    if std::env::var_os("LENS_BLESS_ROM").is_some() {
-        std::fs::write(&path, sample_fast(false)).unwrap();
-    }
-    let bytes = std::fs::read(&path).expect("tests/data/format-v5-sample.rom is committed");
+fn committed_v5_image_still_loads_and_behaves() {
+    // Never re-blessed: what the v5 fast writer wrote (plain facts; `sliced` tables where the
+    // sections fell, not on 64-byte lines).
+    let bytes = std::fs::read(data("format-v5-sample.rom")).expect("format-v5-sample.rom");
     let r = Rom::from_bytes(&bytes).expect("the v5 sample loads");
     assert_eq!(r.format_version(), 5);
     assert!(r.has_sliced());
     assert!(r.has_pattern_facts());
+    let boards = sample_boards();
+    let fresh = sample_fast(false);
+    assert_eq!(
+        behaviour(&r, &boards),
+        behaviour(&Rom::from_bytes(&fresh).unwrap(), &boards)
+    );
+}
+
+#[test]
+fn committed_v6_image_pins_the_fast_writer() {
+    let path = data("format-v6-sample.rom");
+    if std::env::var_os("LENS_BLESS_ROM").is_some() {
+        std::fs::write(&path, sample_fast(false)).unwrap();
+    }
+    let bytes = std::fs::read(&path).expect("tests/data/format-v6-sample.rom is committed");
+    let r = Rom::from_bytes(&bytes).expect("the v6 sample loads");
+    assert_eq!(r.format_version(), 6);
+    assert!(r.has_sliced());
+    assert!(r.has_pattern_facts());
+    let (off, _) = r.section_span(rom::Section::Sliced).unwrap();
+    assert_eq!(off % 64, 0, "v6: the sliced section on a 64-byte line");
     let boards = sample_boards();
     let v2 = std::fs::read(data("format-v2-sample.rom")).unwrap();
     assert_eq!(
@@ -163,8 +182,8 @@ fn committed_v3_compact_image_loads_and_expands_to_the_same_behaviour() {
         behaviour(&Rom::from_bytes(&expanded).unwrap(), &boards),
         behaviour(&Rom::from_bytes(&fast).unwrap(), &boards)
     );
-    // Formats 4 and 5 changed only the fast profile (`sliced`, the plain facts): the compact
-    // writer emits the v3 bytes but for the version field.
+    // Formats 4 to 6 changed only the fast profile (`sliced`, the plain facts, the tables'
+    // alignment): the compact writer emits the v3 bytes but for the version field.
     let mut as_v3 = rom::write_with(&sample_spec(false), &compact_opts);
     as_v3[12..16].copy_from_slice(&3u32.to_le_bytes());
     rom::fix_checksums(&mut as_v3);

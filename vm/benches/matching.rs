@@ -11,6 +11,7 @@
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use lens_test_support::fixtures::*;
+use lens_test_support::placement::on_line;
 use lens_test_support::thread_cpu::thread_cpu;
 use lens_vm::board::Board;
 use lens_vm::matching::simd::Cut;
@@ -83,8 +84,7 @@ fn match_calls(
                 sliced_block_words: bw,
                 ..Default::default()
             };
-            let bytes: &'static [u8] =
-                Box::leak(image_with(cut, patterns, &opts).into_boxed_slice());
+            let bytes = on_line(&image_with(cut, patterns, &opts), 0);
             (format!("sliced_{}", 64 * bw as usize), bytes)
         })
         .collect();
@@ -96,35 +96,27 @@ fn match_calls(
     // The same class in 512-entry blocks without pair rows (format v3's layout, matched with
     // the single rows): the baseline of the pair rows in the same run.
     internals::set_write_pair_rows(Some(false));
-    let v3_bytes: &'static [u8] = Box::leak(
-        image_with(
-            cut,
-            patterns,
-            &rom::WriteOptions {
-                sliced_block_words: 8,
-                ..Default::default()
-            },
-        )
-        .into_boxed_slice(),
-    );
+    let opts8 = rom::WriteOptions {
+        sliced_block_words: 8,
+        ..Default::default()
+    };
+    let v3_bytes = on_line(&image_with(cut, patterns, &opts8), 0);
     internals::set_write_pair_rows(None);
     let v3 = Rom::from_bytes(v3_bytes).unwrap();
     // And without the plain facts (format v4's records: entry, pattern and result read per
     // match): the baseline of `pattern_facts` in the same run.
     internals::set_write_facts(Some(false));
-    let v4_bytes: &'static [u8] = Box::leak(
-        image_with(
-            cut,
-            patterns,
-            &rom::WriteOptions {
-                sliced_block_words: 8,
-                ..Default::default()
-            },
-        )
-        .into_boxed_slice(),
-    );
+    let v4_bytes = on_line(&image_with(cut, patterns, &opts8), 0);
     internals::set_write_facts(None);
     let v4 = Rom::from_bytes(v4_bytes).unwrap();
+    // And in format v5's layout (the `sliced` tables where the sections fall, 8-byte aligned in
+    // the file: 48 bytes past a line for this class), the image on a line like the others: the
+    // baseline of v6's alignment in the same run.
+    internals::set_write_aligned(Some(false));
+    let v5_bytes = on_line(&image_with(cut, patterns, &opts8), 0);
+    internals::set_write_aligned(None);
+    let v5 = Rom::from_bytes(v5_bytes).unwrap();
+    assert_eq!((v5.format_version(), rom.format_version()), (5, 6));
     let masks = rom.without_sliced();
     let class = rom.class_by_name("bench").unwrap();
     let variants = rom.class(class).unwrap().entry_count() as u64;
@@ -161,9 +153,10 @@ fn match_calls(
         let name = parts.next().unwrap_or("call");
         let rounds = parts.next().unwrap_or("100");
         // An optional third field picks the block size (entries; default 512), or `v4`: the
-        // 512-entry image without the plain facts.
+        // 512-entry image without the plain facts, or `v5`: in format v5's layout.
         let rom = match parts.next() {
             Some("v4") => v4,
+            Some("v5") => v5,
             Some(e) => {
                 roms.iter()
                     .find(|(n, _)| *n == format!("sliced_{e}"))
@@ -171,6 +164,11 @@ fn match_calls(
                     .1
             }
             None => rom,
+        };
+        // `LENS_PLACE=K`: the image copied to byte K of a cache line (0: as it is).
+        let rom = match std::env::var("LENS_PLACE").map(|k| k.parse::<usize>()) {
+            Ok(Ok(k)) => Rom::from_bytes(on_line(rom.as_bytes(), k)).unwrap(),
+            _ => rom,
         };
         let q = match name {
             "call" => q,
@@ -214,6 +212,11 @@ fn match_calls(
         calls(&v4, false, &mut slots, &mut scratch),
         want,
         "v4 records"
+    );
+    assert_eq!(
+        calls(&v5, false, &mut slots, &mut scratch),
+        want,
+        "v5 layout"
     );
     // `LENS_RESULTS_PROFILE=match|filter[:ROUNDS]`: only the `random` set's calls through
     // `HitPlan::match_at` (full `Match`es, or its filter alone), ROUNDS x 64, then exit (a
@@ -418,6 +421,13 @@ fn match_calls(
         Box::new(move || calls(&v4, false, &mut sl, &mut sc)),
     ));
     kernels.push(("filter_v4".into(), Box::new(filter(v4))));
+    // And the same image in format v5's layout (tables off the cache lines).
+    let (mut sl, mut sc) = (vec![Match::EMPTY; 1 << 14], Scratch::new());
+    kernels.push((
+        "sliced_v5".into(),
+        Box::new(move || calls(&v5, false, &mut sl, &mut sc)),
+    ));
+    kernels.push(("filter_v5".into(), Box::new(filter(v5))));
     // The same calls writing compact hits (focus, pattern, orientation) instead of matches.
     let hits = move |r: Rom<'static>| {
         let (mut sl, mut sc) = (vec![matching::Hit::EMPTY; 1 << 14], Scratch::new());

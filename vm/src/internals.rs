@@ -21,6 +21,10 @@ pub use crate::incremental::scan::set_survivor_flush;
 /// baseline image for benches.
 pub use crate::rom::sliced::set_write_pair_rows;
 
+/// The writer without format v6's 64-byte aligned `sliced` tables (off: v5's layout under a v5
+/// header): a baseline image for benches.
+pub use crate::rom::sliced::set_write_aligned;
+
 /// The writer without the plain facts (format v5's `pattern_facts` section and the entries'
 /// `plain` fields; off: format v4's records): a baseline image for benches and the record path
 /// for differential tests.

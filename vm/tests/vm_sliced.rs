@@ -6,6 +6,15 @@
 use lens_test_support::fixtures::*;
 use lens_vm::rom::{self, LoadErrorKind, Section, WriteOptions};
 use lens_vm::*;
+use std::sync::Mutex;
+
+/// The writer's switches (`internals::set_write_*`) are process-wide: tests that write images
+/// hold this lock, so one test's baseline image never leaks into another's.
+static WRITER: Mutex<()> = Mutex::new(());
+
+fn lock() -> std::sync::MutexGuard<'static, ()> {
+    WRITER.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 fn with_block_words(bw: u8) -> Vec<u8> {
     rom::write_with(
@@ -19,6 +28,7 @@ fn with_block_words(bw: u8) -> Vec<u8> {
 
 #[test]
 fn section_is_optional_deterministic_and_behaves_like_the_masks() {
+    let _w = lock();
     let plain = rom::write(&sample_spec(false));
     let a = rom::write_with(&sample_spec(false), &WriteOptions::COMPILER);
     assert_eq!(
@@ -81,6 +91,7 @@ fn expect_malformed(m: &mut [u8], what: &str, want: &'static str) -> usize {
 
 #[test]
 fn every_single_bit_flip_in_the_section_is_rejected_with_an_offset_inside_it() {
+    let _w = lock();
     let bytes = with_block_words(1);
     let (off, len) = section(&bytes);
     let mut rejected = 0;
@@ -107,9 +118,10 @@ fn every_single_bit_flip_in_the_section_is_rejected_with_an_offset_inside_it() {
 
 #[test]
 fn every_truncation_of_an_image_with_pair_rows_is_rejected() {
+    let _w = lock();
     let bytes = with_block_words(1);
     let (off, len) = section(&bytes);
-    assert_eq!(Rom::from_bytes(&bytes).unwrap().format_version(), 5);
+    assert_eq!(Rom::from_bytes(&bytes).unwrap().format_version(), 6);
     for cut in 0..bytes.len() {
         let e = Rom::from_bytes(&bytes[..cut]).expect_err("a truncated image must not load");
         assert!(
@@ -122,6 +134,7 @@ fn every_truncation_of_an_image_with_pair_rows_is_rejected() {
 
 #[test]
 fn malformed_sections_name_the_field() {
+    let _w = lock();
     let bytes = with_block_words(8);
     let (off, len) = section(&bytes);
     let r = Rom::from_bytes(&bytes).unwrap();
@@ -163,9 +176,12 @@ fn malformed_sections_name_the_field() {
         "general class",
         "sliced tables for a class without packed entries",
     );
-    // A table bit that disagrees with the masks.
+    // A table bit that disagrees with the masks (class 0's tables start at its `first`
+    // record: format v6 pads the index to a 64-byte line).
+    let first0 = u32::from_le_bytes(bytes[off..off + 4].try_into().unwrap()) as usize;
+    assert_eq!(first0, classes.next_multiple_of(8));
     let mut m = bytes.clone();
-    let t = off + classes * 8 + 8;
+    let t = off + first0 * 8 + 8;
     m[t] ^= 0x10;
     let at = expect_malformed(
         &mut m,
@@ -178,7 +194,7 @@ fn malformed_sections_name_the_field() {
     // class 0's first pair row, in its first block.
     let (bw, rows) = (bytes[off + 4] as usize, bytes[off + 5] as usize);
     assert!([63, 126, 159].contains(&(rows - 72)), "pair rows written");
-    let t = off + (classes + (rows - 72) * bw) * 8;
+    let t = off + (first0 + (rows - 72) * bw) * 8;
     let mut m = bytes.clone();
     m[t] ^= 1;
     let at = expect_malformed(
@@ -188,11 +204,21 @@ fn malformed_sections_name_the_field() {
     );
     assert_eq!(at, t);
     // Pair rows in an image that says format v3 (whose VMs know single rows only), written
-    // without format v5's facts (a section v3 does not define). The switch is process-wide,
-    // but every other image of this file is matched the same with or without the facts.
-    internals::set_write_facts(Some(false));
-    let mut m = with_block_words(8);
-    internals::set_write_facts(None);
+    // without format v5's facts (a section v3 does not define) and in v5's layout.
+    let mut m = {
+        internals::set_write_facts(Some(false));
+        internals::set_write_aligned(Some(false));
+        let m = rom::write_with(
+            &sample_spec(false),
+            &WriteOptions {
+                sliced_block_words: 8,
+                ..Default::default()
+            },
+        );
+        internals::set_write_aligned(None);
+        internals::set_write_facts(None);
+        m
+    };
     let (off, _) = section(&m);
     m[12..16].copy_from_slice(&3u32.to_le_bytes());
     let at = expect_malformed(
@@ -205,6 +231,7 @@ fn malformed_sections_name_the_field() {
 
 #[test]
 fn committed_style_image_without_the_section_still_matches() {
+    let _w = lock();
     // An image written before the section existed (the plain writer's bytes) loads and the
     // sliced and mask kernels agree with it on every sample board.
     let plain = rom::write(&sample_spec(false));
@@ -215,4 +242,60 @@ fn committed_style_image_without_the_section_still_matches() {
         behaviour(&Rom::from_bytes(&s).unwrap(), &sample_boards()),
         behaviour(&r, &sample_boards())
     );
+}
+
+#[test]
+fn format_v6_tables_lie_on_64_byte_lines_and_the_padding_is_checked() {
+    let _w = lock();
+    // `AlignedRom` holds an image on a cache line, so a 512-entry row is one line.
+    assert_eq!(std::mem::align_of::<AlignedRom<[u8; 1]>>(), 64);
+    for bw in [1, 2, 4, 8] {
+        let bytes = with_block_words(bw);
+        let r = Rom::from_bytes(&bytes).unwrap();
+        assert_eq!(r.format_version(), 6);
+        let (off, len) = section(&bytes);
+        assert_eq!(off % 64, 0, "bw {bw}: section at {off}");
+        let mut tables = 0;
+        for c in 0..r.class_count() {
+            let rec = &bytes[off + 8 * c..];
+            let first = u32::from_le_bytes(rec[..4].try_into().unwrap()) as usize;
+            assert_eq!(first % 8, 0, "bw {bw}: class {c} tables at record {first}");
+            tables += (rec[4] != 0) as usize;
+        }
+        assert!(tables >= 2, "bw {bw}: the sample has packed classes");
+        // The gap before the section: each flipped bit is rejected there.
+        let prev_end = (0..Section::ALL.len())
+            .filter_map(|i| r.section_span(Section::ALL[i]))
+            .map(|(o, l)| (o + l).next_multiple_of(8))
+            .filter(|&e| e <= off)
+            .max()
+            .unwrap();
+        assert!(off + len <= bytes.len());
+        for i in prev_end..off {
+            let mut m = bytes.clone();
+            m[i] ^= 0x80;
+            assert_eq!(
+                expect_malformed(&mut m, "gap before sliced", "padding is not zero"),
+                i
+            );
+        }
+    }
+    // v5's layout under a v6 header: the section or its first class's tables off their line.
+    let mut m = {
+        internals::set_write_aligned(Some(false));
+        let m = with_block_words(8);
+        internals::set_write_aligned(None);
+        m
+    };
+    assert_eq!(Rom::from_bytes(&m).unwrap().format_version(), 5);
+    let (off, _) = section(&m);
+    m[12..16].copy_from_slice(&6u32.to_le_bytes());
+    rom::fix_checksums(&mut m);
+    let e = Rom::from_bytes(&m).expect_err("v5 layout under a v6 header");
+    let want = if off % 64 != 0 {
+        "sliced section does not start at the next 64-byte boundary"
+    } else {
+        "sliced class tables do not continue the previous ones"
+    };
+    assert_eq!(e.reason, LoadErrorKind::Malformed(want), "{e}");
 }

@@ -187,6 +187,18 @@ fn parse_header(bytes: &[u8]) -> R<Rom<'_>> {
         }
         let off = entry.offset as usize;
         let len = entry.len as usize;
+        // From format v6 the `sliced` tables start on a 64-byte line of the file.
+        if sec == Section::Sliced && version >= super::sliced::ALIGNED_SINCE {
+            let line = cursor.next_multiple_of(super::sliced::TABLE_ALIGN);
+            if off != line {
+                return Err(bad(
+                    at(table_entry_at::offset),
+                    "sliced section does not start at the next 64-byte boundary",
+                ));
+            }
+            check_zero(bytes, cursor, line)?;
+            cursor = line;
+        }
         if !off.is_multiple_of(8) {
             return Err(bad(
                 at(table_entry_at::offset),

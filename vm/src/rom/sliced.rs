@@ -30,6 +30,35 @@ pub const PAIR_ROWS: usize = PAIRS * 9;
 /// The first format version whose `sliced` blocks carry pair rows.
 pub const PAIRS_SINCE: u32 = 4;
 
+/// The first format version whose `sliced` tables are 64-byte aligned in the file: the section
+/// starts at a multiple of [`TABLE_ALIGN`] bytes and each class's tables at a multiple of
+/// [`TABLE_ALIGN`] bytes of the section (zero records pad the index and the tables), so a
+/// 512-entry row is one cache line of an image held 64-aligned ([`crate::AlignedRom`]).
+pub const ALIGNED_SINCE: u32 = 6;
+/// Alignment of the `sliced` section and of each class's tables, in bytes (format v6).
+pub const TABLE_ALIGN: usize = 64;
+/// [`TABLE_ALIGN`] in 8-byte records.
+const ALIGN_RECORDS: usize = TABLE_ALIGN / 8;
+
+static WRITE_ALIGNED: core::sync::atomic::AtomicBool = core::sync::atomic::AtomicBool::new(true);
+
+/// Whether the writer writes format v6 (the default: `sliced` tables 64-byte aligned), or v5's
+/// layout under a v5 header (tables where the sections fall), for a baseline in the same bench
+/// run (feature `bench-internals`).
+#[cfg(feature = "bench-internals")]
+pub fn set_write_aligned(on: Option<bool>) {
+    WRITE_ALIGNED.store(on.unwrap_or(true), core::sync::atomic::Ordering::Relaxed);
+}
+
+/// The format version the writer writes ([`set_write_aligned`]).
+pub(crate) fn write_version() -> u32 {
+    if WRITE_ALIGNED.load(core::sync::atomic::Ordering::Relaxed) {
+        super::FORMAT_VERSION
+    } else {
+        ALIGNED_SINCE - 1
+    }
+}
+
 static WRITE_PAIRS: core::sync::atomic::AtomicBool = core::sync::atomic::AtomicBool::new(true);
 
 /// Whether the writer adds the pair rows (the default; off: the blocks of format v3, which
@@ -164,6 +193,7 @@ pub(super) fn validate(rom: &Rom<'_>) -> Result<(), LoadError> {
     if t.len() < nclass {
         return Err(bad(t.base, "sliced section shorter than its class index"));
     }
+    let aligned = rom.format_version() >= ALIGNED_SINCE;
     let mut cursor = nclass;
     for class in rom.classes() {
         let c = class.index;
@@ -174,6 +204,14 @@ pub(super) fn validate(rom: &Rom<'_>) -> Result<(), LoadError> {
                 t.at(c, sliced_index_at::reserved),
                 "reserved field is not zero",
             ));
+        }
+        if aligned {
+            // The records up to the next 64-byte boundary pad (zero).
+            let line = cursor.next_multiple_of(ALIGN_RECORDS).min(t.len());
+            if let Some(p) = (cursor..line).find(|&i| u64_at(t.data, i * 8) != 0) {
+                return Err(bad(t.base + p * 8, "sliced padding record is not zero"));
+            }
+            cursor = cursor.next_multiple_of(ALIGN_RECORDS);
         }
         if first != cursor {
             return Err(bad(
@@ -285,7 +323,13 @@ pub(super) fn build(classes: &[Option<ClassMasks>], max_bw: usize) -> alloc::vec
     use alloc::vec::Vec;
     let mut index = Vec::new();
     let mut tables: Vec<u64> = Vec::new();
+    let aligned = write_version() >= ALIGNED_SINCE;
     for c in classes {
+        if aligned {
+            // Each class's tables on a 64-byte boundary of the section (zero records pad).
+            let at = (classes.len() + tables.len()).next_multiple_of(ALIGN_RECORDS);
+            tables.resize(at - classes.len(), 0);
+        }
         let first = (classes.len() + tables.len()) as u32;
         let mut rec = SlicedIndexRec {
             first,

@@ -811,7 +811,11 @@ fn assemble(
     let table_end = HEADER_LEN + kinds.len() * TABLE_ENTRY_LEN;
     let mut offs = Vec::new();
     let mut cur = align8(table_end);
+    let version = super::sliced::write_version();
     for s in &kinds {
+        if *s == Section::Sliced && version >= super::sliced::ALIGNED_SINCE {
+            cur = cur.next_multiple_of(super::sliced::TABLE_ALIGN);
+        }
         offs.push(cur);
         cur = align8(cur + sec[s.index()].len());
     }
@@ -821,7 +825,7 @@ fn assemble(
         magic: u64::from_le_bytes(MAGIC),
         byte_order: 0xFEFF,
         header_len: HEADER_LEN as u16,
-        version: FORMAT_VERSION,
+        version,
         source_hash: spec.source_hash,
         section_count: kinds.len() as u32,
         flags,
