@@ -21,6 +21,8 @@ use super::{CACHED, ENTRY_BITS, HITS, MATRIX, SIDE};
 
 /// Plane ids (`offset * 16 + allowed`, as in [`CompactKeys`]).
 const IDS: usize = SIDE * SIDE * 16;
+/// Rounds of choosing each pattern's turn (see [`PatternTrie::new`]).
+const ROUNDS: usize = 3;
 /// Pending children of a walk (on the stack: up to 264 bytes each). A walk that needs more
 /// is declined: the oriented walk serves that scan.
 const PENDING: usize = 128;
@@ -37,6 +39,9 @@ pub(super) struct PatternTrie {
     covs: Vec<[u8; 8]>,
     /// Per plane id and orientation `o`: the plane id of its offset turned by `o`.
     turns: Vec<[u16; 8]>,
+    /// Per node, at its offset in the stream: the orientations its subtree's patterns have
+    /// entries for (a symmetric pattern's other blocks are not walked further).
+    masks: Vec<u8>,
 }
 
 /// One entry of the oriented walk: its cells (through its orientation), orientation, index
@@ -56,25 +61,61 @@ impl PatternTrie {
         let mut lists = Vec::with_capacity(patterns.len());
         let mut ents = Vec::with_capacity(patterns.len());
         let mut covs = Vec::with_capacity(patterns.len());
-        for (i, group) in patterns.iter().enumerate() {
-            let first = group.first()?;
-            // The cells as stored: the first entry's turned back (the transpose of its matrix).
-            let [ax, ay, bx, by] = MATRIX[first.o as usize & 7];
-            let mut base: Vec<Cell> = first
-                .cells
+        // Each pattern is walked in the turn whose keys, most selective and most used first,
+        // come first (as the trie orders them): patterns that are turns of each other's
+        // neighbourhoods then share their first keys, and the top of the trie narrows. The
+        // uses are counted over the turns chosen, a few rounds (over every turn at first).
+        let stored: Vec<Vec<Cell>> = patterns
+            .iter()
+            .map(|group| {
+                let first = group.first()?;
+                // The cells as stored: the first entry's turned back (its matrix transposed).
+                let [ax, ay, bx, by] = MATRIX[first.o as usize & 7];
+                Some(
+                    first
+                        .cells
+                        .iter()
+                        .map(|&(x, y, a)| {
+                            let (x, y) = (x as i32, y as i32);
+                            ((ax * x + ay * y) as i8, (bx * x + by * y) as i8, a)
+                        })
+                        .collect(),
+                )
+            })
+            .collect::<Option<_>>()?;
+        let mut chosen: Vec<Vec<Cell>> = Vec::new();
+        for round in 0..ROUNDS {
+            let mut uses: BTreeMap<Cell, u32> = BTreeMap::new();
+            let counted: Vec<&Vec<Cell>> = if round == 0 {
+                patterns.iter().flatten().map(|en| &en.cells).collect()
+            } else {
+                chosen.iter().collect()
+            };
+            for &c in counted.into_iter().flatten() {
+                *uses.entry(c).or_insert(0) += 1;
+            }
+            let rank = |cells: &[Cell]| {
+                let mut r: Vec<(u32, u32, Cell)> = cells
+                    .iter()
+                    .map(|&c| {
+                        let n = uses.get(&c).copied().unwrap_or(0);
+                        (plan::pass_rate(c.0, c.1, c.2) / 50, u32::MAX - n, c)
+                    })
+                    .collect();
+                r.sort_unstable();
+                r
+            };
+            chosen = stored
                 .iter()
-                .map(|&(x, y, a)| {
-                    let (x, y) = (x as i32, y as i32);
-                    ((ax * x + ay * y) as i8, (bx * x + by * y) as i8, a)
-                })
-                .collect();
-            base.sort_unstable_by_key(|&(dx, dy, _)| (dx, dy));
+                .map(|st| (0..8u8).map(|t| turned(st, t)).min_by_key(|c| rank(c)))
+                .collect::<Option<_>>()?;
+        }
+        for (i, (group, base)) in patterns.iter().zip(chosen).enumerate() {
+            // Block `o` of an entry: the first free turn of `base` that is its cells.
             let (mut e, mut c, mut mask) = ([u32::MAX; 8], [0u8; 8], 0u8);
             for en in group {
-                let o = en.o as usize & 7;
-                if mask >> o & 1 != 0 || turned(&base, en.o) != en.cells {
-                    return None;
-                }
+                let o = (0..8u8).find(|&o| mask >> o & 1 == 0 && turned(&base, o) == en.cells)?;
+                let o = o as usize;
                 mask |= 1 << o;
                 (e[o], c[o]) = (en.entry, en.cov);
             }
@@ -93,11 +134,29 @@ impl PatternTrie {
                 })
             })
             .collect();
+        let (walk, at) = CompactKeys::with_offsets(&keys, &nodes, &entries)?;
+        let mut sub = alloc::vec![0u8; nodes.len()];
+        for i in (0..nodes.len()).rev() {
+            let n = &nodes[i];
+            sub[i] = entries[n.e0 as usize..n.e1 as usize]
+                .iter()
+                .fold(0, |m, e| m | e.1);
+            let mut c = i + 1;
+            while c < n.skip as usize {
+                sub[i] |= sub[c];
+                c = nodes[c].skip as usize;
+            }
+        }
+        let mut masks = alloc::vec![0u8; walk.walk.len()];
+        for (&a, &m) in at.iter().zip(&sub) {
+            masks[a] = m;
+        }
         Some(PatternTrie {
-            walk: CompactKeys::new(&keys, &nodes, &entries)?,
+            walk,
             ents,
             covs,
             turns,
+            masks,
         })
     }
 }
@@ -171,13 +230,13 @@ struct Walk<'w, const K: usize> {
 }
 
 impl<const K: usize> Walk<'_, K> {
-    /// `dst` = `src` AND key `id` (its plane turned by each live block's orientation; `src`
-    /// and `dst` may be the same set), and whether any block is left. Only live blocks are
-    /// read or written: the others may hold stale words.
+    /// `dst` = `src` AND key `id` on the blocks `live` (its plane turned by each one's
+    /// orientation; `src` and `dst` may be the same set), and whether any block is left. Only
+    /// live blocks are read or written: the others may hold stale words.
     #[inline(always)]
-    fn and(&mut self, src: Option<&Set<K>>, dst: &mut Set<K>, id: u16) -> bool {
+    fn and(&mut self, src: Option<&Set<K>>, dst: &mut Set<K>, id: u16, live: u8) -> bool {
         let turns = &self.pt.turns[(id & compact::PLANE) as usize];
-        let mut live = src.map_or(dst.1, |s| s.1);
+        let mut live = live;
         let mut left = 0u8;
         while live != 0 {
             let o = live.trailing_zeros() as usize;
@@ -209,7 +268,7 @@ impl<const K: usize> Walk<'_, K> {
         let (nk, ne) = (nk as usize, blob[at + 1] as usize);
         let keys = at + 3;
         for &id in &blob[keys..keys + nk] {
-            if !self.and(None, acc, id) {
+            if !self.and(None, acc, id, acc.1) {
                 return Ok(None);
             }
         }
@@ -270,8 +329,10 @@ impl<const K: usize> Walk<'_, K> {
                     return Err(Stop::Declined);
                 }
                 let slot = &mut hi[pushed];
-                if self.and(Some(parent), &mut slot.2, kid[0]) {
-                    let a = (kid[1] as usize) << 3 | (kid[0] >> compact::PLANE_BITS) as usize;
+                let a = (kid[1] as usize) << 3 | (kid[0] >> compact::PLANE_BITS) as usize;
+                // Only the blocks of orientations the child's subtree has entries for.
+                let live = parent.1 & self.pt.masks[a];
+                if self.and(Some(parent), &mut slot.2, kid[0], live) {
                     (slot.0, slot.1) = (a as u32, blob[a]);
                     pushed += 1;
                 }

@@ -127,6 +127,15 @@ impl CompactKeys {
     /// `None` when a key reaches beyond the cached offsets (or the trie is too large for
     /// the stream's fields).
     pub(super) fn new(keys: &[Key], nodes: &[Node], entries: &[(u32, u8)]) -> Option<Self> {
+        Self::with_offsets(keys, nodes, entries).map(|(c, _)| c)
+    }
+
+    /// [`CompactKeys::new`], and each node's offset in the stream.
+    pub(super) fn with_offsets(
+        keys: &[Key],
+        nodes: &[Node],
+        entries: &[(u32, u8)],
+    ) -> Option<(Self, Vec<usize>)> {
         let mut ids = Vec::with_capacity(keys.len());
         for k in keys {
             let (dx, dy) = (k.dx as i32, k.dy as i32);
@@ -174,7 +183,7 @@ impl CompactKeys {
                 w.extend([id | ((a & 7) as u16) << PLANE_BITS, (a >> 3) as u16]);
             }
         }
-        Some(CompactKeys { walk: w })
+        Some((CompactKeys { walk: w }, at))
     }
 }
 

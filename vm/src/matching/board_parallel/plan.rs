@@ -136,7 +136,7 @@ pub(super) type Cell = (i8, i8, u8);
 
 /// Estimated share of foci (of 1000) passing a key on a 19x19 board in a typical position
 /// (a fifth of the points friend, a fifth foe): the global key order, most selective first.
-fn pass_rate(dx: i8, dy: i8, allowed: u8) -> u32 {
+pub(super) fn pass_rate(dx: i8, dy: i8, allowed: u8) -> u32 {
     let on = |d: i8| 19u32.saturating_sub(d.unsigned_abs() as u32);
     let on = on(dx) * on(dy) * 1000 / 361;
     let state = [220, 220, 560];
