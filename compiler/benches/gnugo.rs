@@ -7,7 +7,9 @@
 //!   plans with sets over the whole board only (`board_parallel_plan_board_sets`) and with
 //!   every survivor through the class program (`board_parallel_plan_class_program`);
 //!   `ScanSet::scan` (`board_parallel_set`: every class and both colours of a position in one
-//!   call) and its compact-hit form `ScanSet::scan_hits` (`board_parallel_set_hits`);
+//!   call) and its compact-hit form `ScanSet::scan_hits` (`board_parallel_set_hits`), the latter
+//!   also with the shared walk over oriented entries instead of a trie over patterns
+//!   (`board_parallel_set_hits_oriented`: the baseline of the same run);
 //! - import + compile of patterns.db (with its constraints and externs; GNU Go's mkpat + gcc: 2.8 s).
 //!
 //! Reads `../shared/data/gnugo/` (GPL, never copied); prints a note and benches nothing if absent.
