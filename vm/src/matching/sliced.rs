@@ -7,8 +7,9 @@
 //! away from the edge; a pair with a point off the board takes the other's single row).
 //! After them most blocks
 //! of real patterns keep no entry (the block is done) or a few: up to [`survivor_limit`] of
-//! them are checked against their word-1 and word-2 masks (two loads each) instead of ORing the
-//! block's ~40 other rows. The word-0 rows of two consecutive blocks are ORed in one pass
+//! them can be checked against their word-1 and word-2 masks (two loads each) instead of ORing
+//! the block's ~40 other rows (by default none are: with format v6's tables on cache lines
+//! the rows read faster than the scattered masks). The word-0 rows of two consecutive blocks are ORed in one pass
 //! over the row offsets (half the loop and bounds work per row). One kernel call computes a
 //! run of blocks and keeps the ones with candidates; blocks are computed only when a run asks
 //! for them, so a glob skipped by its header costs nothing.
@@ -29,8 +30,11 @@ const MAX_ROWS: usize = 64;
 /// Blocks with candidates one kernel call keeps (it stops when this many are found).
 const LIVE: usize = 8;
 
-/// Default [`survivor_limit`] (docs/performance.md, "One match call").
-const SURVIVOR_LIMIT: u32 = 4;
+/// Default [`survivor_limit`]: every row ORed. With the tables on cache lines (format v6) the
+/// block's other ~40 rows read faster than the survivors' two scattered mask loads each (4,
+/// the default before, measured 0.89-0.99x in the same rounds; docs/performance.md, "Session
+/// 10").
+const SURVIVOR_LIMIT: u32 = 0;
 
 static LIMIT: AtomicU32 = AtomicU32::new(SURVIVOR_LIMIT);
 
