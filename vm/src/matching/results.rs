@@ -122,6 +122,19 @@ pub(crate) trait Sink {
     ) {
         let _ = (x, y, t, p, kind, at, f, keep);
     }
+    /// Stores `m` (pattern index `p`'s match at focus (0, 0), orientation 0) moved to the focus
+    /// `(x, y)` in orientation `t`, a move result to `mv` (the whole-board scan's writing).
+    #[inline(always)]
+    #[cfg_attr(not(feature = "alloc"), allow(dead_code))] // only the (alloc) whole-board scan
+    fn put_moved(&mut self, m: &Match, p: u32, t: u8, (x, y): (i32, i32), mv: (i32, i32)) {
+        let mut m = *m;
+        m.orientation = t;
+        m.focus = (x, y);
+        if let MatchResult::Move { x, y, .. } = &mut m.result {
+            (*x, *y) = mv;
+        }
+        self.put(&m, p);
+    }
     /// Whether a reject at `(x, y)` was stored since entry `start` (`rom` resolves compact
     /// entries).
     fn rejected_since(&self, rom: &Rom<'_>, start: usize, x: i32, y: i32) -> bool;
@@ -135,6 +148,22 @@ impl Sink for MatchBuf<'_> {
     #[inline(always)]
     fn put(&mut self, m: &Match, _p: u32) {
         self.push(*m);
+    }
+    /// The template copied whole into the slot, then patched there: built field by field in
+    /// registers it cost about twice the instructions (docs/performance.md, session 11).
+    #[inline(always)]
+    fn put_moved(&mut self, m: &Match, _p: u32, t: u8, (x, y): (i32, i32), mv: (i32, i32)) {
+        let Some(slot) = self.slots.get_mut(self.len) else {
+            self.dropped += 1;
+            return;
+        };
+        *slot = *m;
+        slot.orientation = t;
+        slot.focus = (x, y);
+        if let MatchResult::Move { x, y, .. } = &mut slot.result {
+            (*x, *y) = mv;
+        }
+        self.len += 1;
     }
     #[inline(always)]
     fn put_plain(

@@ -24,7 +24,7 @@ use super::{ENTRY_BITS, MAX_SIDE, MAX_WORDS, ScanScratch};
 use crate::board::{BoardView, Colour};
 use crate::geometry::Orientation;
 use crate::matching::{
-    HitBuf, Host, Match, MatchBuf, MatchResult, Orientations, Query, Scratch, Sink, map_result,
+    HitBuf, Host, Match, MatchBuf, Orientations, Query, Scratch, Sink, map_result,
     reported_orientation,
 };
 use crate::rom::{ClassId, RawResult, Rom};
@@ -435,13 +435,8 @@ impl ScanSet {
                 let Some(pt) = self.patterns.get(r.pat as usize) else {
                     continue;
                 };
-                let mut m = pt.m;
-                m.orientation = r.t;
-                m.focus = (x, y);
-                if let MatchResult::Move { x: mx, y: my, .. } = &mut m.result {
-                    (*mx, *my) = (x + r.dx as i32, y + r.dy as i32);
-                }
-                out.put(&m, pt.p);
+                let mv = (x + i32::from(r.dx), y + i32::from(r.dy));
+                out.put_moved(&pt.m, pt.p, r.t, (x, y), mv);
             } else {
                 put_plain(&self.facts[e], qmask, x, y, out);
             }
