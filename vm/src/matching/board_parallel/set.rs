@@ -10,7 +10,9 @@
 //! sets of up to four words), and routes each survivor to its class and to the perspective
 //! its focus's colour gives. The shared top of the trie is visited once instead of once per
 //! class and colour. Classes that cannot join (not plain, keys out of reach, other foci) are
-//! scanned by their own [`ScanPlan`].
+//! scanned by their own [`ScanPlan`]. The same entries also form a trie over patterns
+//! ([`super::by_pattern`]: a pattern's eight orientations walked at once), walked first; the
+//! oriented trie serves the scans it declines.
 
 use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
