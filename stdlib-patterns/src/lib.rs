@@ -12,13 +12,13 @@
 
 use lens_vm::{AlignedRom, Rom};
 
-/// The image, 8-byte aligned as `Rom::from_bytes` wants it.
+/// The image on a 64-byte line, where format v6's bit-sliced rows are one cache line each.
 static ALIGNED: &AlignedRom<[u8]> = &AlignedRom {
     _align: [],
     bytes: *include_bytes!(concat!(env!("OUT_DIR"), "/stdlib.rom")),
 };
 
-/// The compiled standard library (8-byte aligned).
+/// The compiled standard library (on a 64-byte line).
 pub static ROM_BYTES: &[u8] = &ALIGNED.bytes;
 
 /// The standard library as a loaded ROM. The build script compiled and the loader validates the
@@ -107,7 +107,7 @@ static POLICY_ALIGNED: &AlignedRom<[u8]> = &AlignedRom {
     bytes: *include_bytes!(concat!(env!("OUT_DIR"), "/policy.rom")),
 };
 
-/// The policy class's image (8-byte aligned).
+/// The policy class's image (on a 64-byte line).
 pub static POLICY_ROM_BYTES: &[u8] = &POLICY_ALIGNED.bytes;
 
 /// The image holding the [`POLICY`] class, loaded.

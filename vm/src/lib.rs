@@ -102,4 +102,6 @@ pub use matching::{
     CallScratch, FocusScratch, Hit, HitBuf, Host, HostArg, Match, MatchBuf, MatchResult, NoHost,
     Orientations, OutBuf, Query, Scratch,
 };
+#[cfg(feature = "alloc")]
+pub use rom::RomBuf;
 pub use rom::{AlignedRom, ClassId, ClassInfo, LensId, LoadError, LoadErrorKind, Rom};

@@ -299,3 +299,22 @@ fn format_v6_tables_lie_on_64_byte_lines_and_the_padding_is_checked() {
     };
     assert_eq!(e.reason, LoadErrorKind::Malformed(want), "{e}");
 }
+
+#[test]
+fn a_rom_buf_holds_a_run_time_image_on_a_line_and_matches_like_any_copy() {
+    let _w = lock();
+    let bytes = with_block_words(2);
+    // A copy one byte past a line, as a `Vec` read from a file may lie.
+    let mut skewed = vec![0u8; bytes.len() + 65];
+    let at = skewed.as_ptr().align_offset(64) + 1;
+    skewed[at..at + bytes.len()].copy_from_slice(&bytes);
+    let skewed = &skewed[at..at + bytes.len()];
+    for buf in [RomBuf::copy_from(skewed), RomBuf::from(bytes.clone())] {
+        assert_eq!(buf.as_ptr() as usize % 64, 0);
+        assert_eq!(&*buf, &bytes[..]);
+        assert_eq!(
+            behaviour(&buf.rom().unwrap(), &sample_boards()),
+            behaviour(&Rom::from_bytes(skewed).unwrap(), &sample_boards())
+        );
+    }
+}

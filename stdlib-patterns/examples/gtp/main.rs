@@ -24,8 +24,8 @@ fn main() {
         ["--policy"] => Some(lens_stdlib::policy_rom()),
         ["--policy-rom", file] => {
             let bytes = std::fs::read(file).unwrap_or_else(|e| exit(&format!("{file}: {e}")));
-            // The engine keeps the image for the whole run.
-            let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
+            // The engine keeps the image for the whole run, on a cache line (`RomBuf`).
+            let bytes: &'static [u8] = Box::leak(Box::new(lens_vm::RomBuf::from(bytes)));
             Some(lens_vm::Rom::from_bytes(bytes).unwrap_or_else(|e| exit(&format!("{file}: {e}"))))
         }
         _ => exit("usage: gtp [--policy | --policy-rom FILE]"),

@@ -1,4 +1,4 @@
-//! The ROM image (format v4; v1 to v3 images still load): one module for the reader ([`Rom::from_bytes`], zero-copy, fully
+//! The ROM image (format v6; v1 to v5 images still load): one module for the reader ([`Rom::from_bytes`], zero-copy, fully
 //! validating) and the writer ([`write()`], feature `builder`), so the wire format is defined in
 //! one place. The byte-by-byte description is `docs/rom-format.md`.
 
@@ -6,6 +6,8 @@
 // `CompactRom`; the few format facts the compiler needs are re-exported below. Each holds
 // both directions of its records, so without the writer (features `alloc`, `builder`) the
 // writing half is unused.
+#[cfg(feature = "alloc")]
+mod buf;
 pub(crate) mod bytecode;
 pub mod compact;
 #[cfg_attr(not(feature = "builder"), allow(dead_code))]
@@ -23,6 +25,8 @@ pub(crate) mod wire;
 #[cfg(feature = "alloc")]
 mod write;
 
+#[cfg(feature = "alloc")]
+pub use buf::{IMAGE_ALIGN, RomBuf};
 #[cfg(feature = "alloc")]
 pub use bytecode::decode_test;
 pub use bytecode::{MAX_ARGS, MAX_STACK};

@@ -13,7 +13,8 @@ use alloc::vec::Vec;
 
 impl CompactRom<'_> {
     /// The fast profile's image of the same patterns, built at load into a buffer the caller
-    /// owns: `Rom::from_bytes(&compact.expand(&WriteOptions::COMPILER)?)`. `opts.profile` is
+    /// owns: `RomBuf::from(compact.expand(&WriteOptions::COMPILER)?)` (on a cache line), then
+    /// [`crate::RomBuf::rom`]. `opts.profile` is
     /// ignored (always the fast profile); the table options choose the optional sections as
     /// for the compiler. Names and spans are carried over with the `metadata` feature; without
     /// it the expanded image is stripped.
