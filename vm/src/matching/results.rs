@@ -126,18 +126,26 @@ pub(crate) trait Sink {
     /// `(x, y)` in orientation `t`, a move result to `mv` (the whole-board scan's writing).
     #[inline(always)]
     #[cfg_attr(not(feature = "alloc"), allow(dead_code))] // only the (alloc) whole-board scan
-    fn put_moved(&mut self, m: &Match, p: u32, t: u8, (x, y): (i32, i32), mv: (i32, i32)) {
+    fn put_moved(&mut self, m: &Match, p: u32, t: u8, focus: (i32, i32), mv: (i32, i32)) {
         let mut m = *m;
-        m.orientation = t;
-        m.focus = (x, y);
-        if let MatchResult::Move { x, y, .. } = &mut m.result {
-            (*x, *y) = mv;
-        }
+        move_match(&mut m, t, focus, mv);
         self.put(&m, p);
     }
     /// Whether a reject at `(x, y)` was stored since entry `start` (`rom` resolves compact
     /// entries).
     fn rejected_since(&self, rom: &Rom<'_>, start: usize, x: i32, y: i32) -> bool;
+}
+
+/// `m` (a template at focus (0, 0), orientation 0) moved to `focus` in orientation `t`, a move
+/// result to `mv`: [`Sink::put_moved`]'s one patch, in place.
+#[inline(always)]
+#[cfg_attr(not(feature = "alloc"), allow(dead_code))] // only the (alloc) whole-board scan
+fn move_match(m: &mut Match, t: u8, focus: (i32, i32), mv: (i32, i32)) {
+    m.orientation = t;
+    m.focus = focus;
+    if let MatchResult::Move { x, y, .. } = &mut m.result {
+        (*x, *y) = mv;
+    }
 }
 
 impl Sink for MatchBuf<'_> {
@@ -153,17 +161,13 @@ impl Sink for MatchBuf<'_> {
     /// registers it cost 78 instructions a match, copied whole 63 (docs/performance.md, "Whole
     /// `Match`es from a template").
     #[inline(always)]
-    fn put_moved(&mut self, m: &Match, _p: u32, t: u8, (x, y): (i32, i32), mv: (i32, i32)) {
+    fn put_moved(&mut self, m: &Match, _p: u32, t: u8, focus: (i32, i32), mv: (i32, i32)) {
         let Some(slot) = self.slots.get_mut(self.len) else {
             self.dropped += 1;
             return;
         };
         *slot = *m;
-        slot.orientation = t;
-        slot.focus = (x, y);
-        if let MatchResult::Move { x, y, .. } = &mut slot.result {
-            (*x, *y) = mv;
-        }
+        move_match(slot, t, focus, mv);
         self.len += 1;
     }
     #[inline(always)]

@@ -17,7 +17,8 @@ use alloc::vec::Vec;
 
 use super::compact::{self, CompactKeys, PLANES_ALL, Position, Slot};
 use super::plan::{self, Cell};
-use super::{CACHED, ENTRY_BITS, HITS, MATRIX, SIDE};
+use super::{CACHED, ENTRY_BITS, HITS, SIDE};
+use crate::geometry::Orientation;
 
 /// Plane ids (`offset * 16 + allowed`, as in [`CompactKeys`]).
 const IDS: usize = SIDE * SIDE * 16;
@@ -69,15 +70,15 @@ impl PatternTrie {
             .iter()
             .map(|group| {
                 let first = group.first()?;
-                // The cells as stored: the first entry's turned back (its matrix transposed).
-                let [ax, ay, bx, by] = MATRIX[first.o as usize & 7];
+                // The cells as stored: the first entry's turned back.
+                let back = Orientation::ALL[first.o as usize & 7].inverse();
                 Some(
                     first
                         .cells
                         .iter()
                         .map(|&(x, y, a)| {
-                            let (x, y) = (x as i32, y as i32);
-                            ((ax * x + ay * y) as i8, (bx * x + by * y) as i8, a)
+                            let (x, y) = back.apply(x.into(), y.into());
+                            (x as i8, y as i8, a)
                         })
                         .collect(),
                 )
@@ -128,8 +129,8 @@ impl PatternTrie {
             .map(|id| {
                 let (off, allowed) = (id >> 4, id & 15);
                 let (dx, dy) = ((off % SIDE) as i32 - CACHED, (off / SIDE) as i32 - CACHED);
-                MATRIX.map(|[ax, ay, bx, by]| {
-                    let (x, y) = (ax * dx + bx * dy, ay * dx + by * dy);
+                Orientation::ALL.map(|t| {
+                    let (x, y) = t.apply(dx, dy);
                     (((y + CACHED) as usize * SIDE + (x + CACHED) as usize) << 4 | allowed) as u16
                 })
             })
@@ -163,12 +164,12 @@ impl PatternTrie {
 
 /// `cells` turned by orientation `o`, sorted by offset (as [`plan::entry_lists`] gives them).
 fn turned(cells: &[Cell], o: u8) -> Vec<Cell> {
-    let [ax, ay, bx, by] = MATRIX[o as usize & 7];
+    let turn = Orientation::ALL[o as usize & 7];
     let mut t: Vec<Cell> = cells
         .iter()
         .map(|&(x, y, a)| {
-            let (x, y) = (x as i32, y as i32);
-            ((ax * x + bx * y) as i8, (ay * x + by * y) as i8, a)
+            let (x, y) = turn.apply(x.into(), y.into());
+            (x as i8, y as i8, a)
         })
         .collect();
     t.sort_unstable_by_key(|&(dx, dy, _)| (dx, dy));
@@ -371,16 +372,7 @@ fn walk<const K: usize>(
     if blob.is_empty() || n == 0 {
         return Ok(0);
     }
-    let mut block = [0u64; K];
-    for (w, a) in block.iter_mut().enumerate() {
-        *a = if n >= (w + 1) * 64 {
-            u64::MAX
-        } else if n > w * 64 {
-            u64::MAX >> (64 - (n - w * 64))
-        } else {
-            0
-        };
-    }
+    let block: [u64; K] = core::array::from_fn(|w| compact::existing(n, w));
     let mut wk = Walk::<K> {
         blob,
         pt,

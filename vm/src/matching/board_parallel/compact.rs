@@ -410,6 +410,18 @@ pub(super) fn build_offset<const P: usize>(sl: &mut Slot<P>, pos: &Position, off
     sl.built[off >> 6] |= 1 << (off & 63);
 }
 
+/// Word `w` of the set of all `n` numbered foci (stones): foci `64 w..` that exist, as a mask.
+#[inline(always)]
+pub(super) fn existing(n: usize, w: usize) -> u64 {
+    if n >= (w + 1) * 64 {
+        u64::MAX
+    } else if n > w * 64 {
+        u64::MAX >> (64 - (n - w * 64))
+    } else {
+        0
+    }
+}
+
 /// The one-hot sets of a slot's foci at one offset: per state (black or the focus's colour,
 /// white or the other, empty, off the board), a bit per focus.
 struct OneHot<'a, const P: usize> {
@@ -422,14 +434,7 @@ impl<const P: usize> OneHot<'_, P> {
     /// Foci `64 w..` that exist, as a mask.
     #[inline(always)]
     fn all(&self, w: usize) -> u64 {
-        let n = self.sl.n;
-        if n >= (w + 1) * 64 {
-            u64::MAX
-        } else if n > w * 64 {
-            u64::MAX >> (64 - (n - w * 64))
-        } else {
-            0
-        }
+        existing(self.sl.n, w)
     }
 
     /// Black and white made relative to each focus's colour, when the slot's sets are.
@@ -847,16 +852,7 @@ fn walk<const K: usize, const WHITE: bool, const P: usize>(
     raw: &mut [u32; HITS],
     fallbacks: &mut usize,
 ) -> Result<usize, (u64, u64)> {
-    let mut all = [0u64; K];
-    for (w, a) in all.iter_mut().enumerate() {
-        *a = if sl.n >= (w + 1) * 64 {
-            u64::MAX
-        } else if sl.n > w * 64 {
-            u64::MAX >> (64 - (sl.n - w * 64))
-        } else {
-            0
-        };
-    }
+    let all: [u64; K] = core::array::from_fn(|w| existing(sl.n, w));
     if blob.is_empty() || all.iter().all(|&w| w == 0) {
         return Ok(0);
     }
