@@ -945,11 +945,7 @@ impl IncrementalScan {
 
     /// The snapshot of `board` from the query's perspective.
     fn read<B: BoardView + ?Sized>(&self, board: &B) -> Snapshot {
-        let mut s = Snapshot::read(board);
-        if self.query.perspective == Colour::White {
-            s.rows.swap(0, 1);
-        }
-        s
+        Snapshot::read_as(board, self.query.perspective == Colour::White)
     }
 
     /// Brings the set up to date with `board` (any number of moves, captures, undos or edits
