@@ -145,6 +145,10 @@ fn bench(c: &mut Criterion) {
     let class_program: Vec<ScanPlan> = plans.iter().map(|p| p.clone().without_plain()).collect();
     let set = ScanSet::new(&rom, &classes).unwrap();
     assert!(set.by_pattern(), "the set walks a trie over patterns");
+    assert!(
+        set.sorts_by_runs(),
+        "the walk over patterns writes runs in entry order"
+    );
     let set_oriented = set.clone().without_pattern_walk();
     let mut set_slots = vec![Match::EMPTY; 8192 * 2 * classes.len()];
     let mut set_hit_slots = vec![Hit::EMPTY; 8192 * 2 * classes.len()];

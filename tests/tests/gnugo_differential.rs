@@ -179,6 +179,8 @@ fn lens_matches_equal_gnugo_on_every_oracle_database() {
     let mut gathers = [0usize; 2];
     // Shared walks taken by sets with a trie over patterns, and of those over patterns.
     let mut pattern_walks = [0usize; 2];
+    // Of those, walks whose hits came as runs in entry order (sorted by focus alone).
+    let mut runs = 0usize;
     for &(db, files, _mode) in DATABASES {
         let mut got = BTreeSet::new();
         let mut left_out = Vec::new();
@@ -224,6 +226,7 @@ fn lens_matches_equal_gnugo_on_every_oracle_database() {
                 if set.by_pattern() && walked.is_some() {
                     pattern_walks[0] += 1;
                     pattern_walks[1] += lens_vm::internals::pattern_walks(&scratch) - before;
+                    runs += usize::from(set.sorts_by_runs());
                 }
                 let mut oriented_outs: Vec<MatchBuf> = oriented_slots
                     .chunks_mut(SLOTS)
@@ -426,6 +429,11 @@ fn lens_matches_equal_gnugo_on_every_oracle_database() {
     assert!(
         pattern_walks[0] > 0 && pattern_walks[1] == pattern_walks[0],
         "every shared walk of a set with a trie over patterns went over patterns: {pattern_walks:?}"
+    );
+    eprintln!("of those, hits written as runs in entry order: {runs}");
+    assert_eq!(
+        runs, pattern_walks[0],
+        "every database's patterns have their entries in pattern order"
     );
     simd::force(None).unwrap();
     eprintln!("ScanSet offsets gathered portably / by pext: {gathers:?}");

@@ -456,6 +456,10 @@ fn scan_set_equals_reference_scans() {
     // oriented entries (every fourth round).
     let oriented = set.clone().without_pattern_walk();
     assert!(set.by_pattern() && !oriented.by_pattern());
+    // The walk over patterns writes each pattern's hits as a run in entry order (sorted by
+    // focus alone); the same set sorting them by focus and entry (every fourth round).
+    let unsorted = set.clone().without_runs();
+    assert!(set.sorts_by_runs() && unsorted.by_pattern() && !unsorted.sorts_by_runs());
     let mut slots = vec![Match::EMPTY; (2 * ids.len()) << 13];
     let mut hit_slots = vec![Hit::EMPTY; (2 * ids.len()) << 13];
     let mut want = vec![Match::EMPTY; 1 << 13];
@@ -478,7 +482,11 @@ fn scan_set_equals_reference_scans() {
         let before = lens_vm::internals::walk_fallbacks(&scratch);
         let walks_before = lens_vm::internals::pattern_walks(&scratch);
         let by_pattern = round % 4 != 3;
-        let set = if by_pattern { &set } else { &oriented };
+        let set = match round % 4 {
+            3 => &oriented,
+            1 => &unsorted,
+            _ => &set,
+        };
         let size = [5u8, 7, 9, 13, 19, 25][round % 6];
         let density = 0.1 + rng.below(7) as f64 * 0.1;
         let board = TestBoard::random(&mut rng, size, density);

@@ -781,6 +781,13 @@ pub struct IncrementalScan {
     /// so an update costs what its rematched foci hold, not the whole set.
     pool: Vec<Match>,
     runs: Vec<(u32, u32)>,
+    /// Plain classes: the entry each pool slot's match came from (a run's entries ascend),
+    /// so a rematch diffs a focus's entries against its hits instead of its matches
+    /// ([`IncrementalScan::rematch_plain`]); empty for other classes.
+    ents: Vec<u32>,
+    /// Plain classes: the entries of `fresh`'s matches; compaction's copy of `ents`.
+    fresh_ents: Vec<u32>,
+    ents_tmp: Vec<u32>,
     /// Matches held in runs (at most `capacity`).
     live: usize,
     /// The whole set in [`Rom::scan`] order (foci row by row), assembled from the runs when
@@ -829,6 +836,7 @@ impl IncrementalScan {
         let words = ix.entries.div_ceil(64).max(1);
         let breaks = vec![0; POINTS * 3 * ix.slot_words];
         let offsets = ix.side * ix.side;
+        let plain = if ix.plain.is_some() { capacity } else { 0 };
         IncrementalScan {
             query,
             reach,
@@ -845,6 +853,9 @@ impl IncrementalScan {
             capacity,
             pool: Vec::with_capacity(2 * capacity),
             runs: vec![(0, 0); POINTS],
+            ents: Vec::with_capacity(2 * plain),
+            fresh_ents: vec![0; plain],
+            ents_tmp: Vec::with_capacity(plain),
             live: 0,
             matches: Vec::with_capacity(capacity),
             assembled: true,
@@ -994,11 +1005,7 @@ impl IncrementalScan {
 
     /// The snapshot of `board` from the query's perspective.
     fn read<B: BoardView + ?Sized>(&self, board: &B) -> Snapshot {
-        let mut s = Snapshot::read(board);
-        if self.query.perspective == Colour::White {
-            s.rows.swap(0, 1);
-        }
-        s
+        Snapshot::read_as(board, self.query.perspective == Colour::White)
     }
 
     /// Brings the set up to date with `board` (any number of moves, captures, undos or edits
@@ -1191,13 +1198,14 @@ impl IncrementalScan {
             return u;
         }
         // Plain classes (every hit is its match) need no class program: each hit's match
-        // comes from the facts read at construction.
-        let class = match self.ix.plain {
-            Some(_) => None,
-            None => match rom.class(self.query.class) {
-                Some(c) => Some(c),
-                None => return u,
-            },
+        // comes from the facts read at construction, and only the entries gained or lost
+        // are looked at.
+        if self.ix.plain.is_some() {
+            self.rematch_plain(&rematch, &mut u);
+            return u;
+        }
+        let Some(class) = rom.class(self.query.class) else {
+            return u;
         };
         // Taken out for the loop (no allocation: an empty Vec is put in its place).
         let mut fresh = core::mem::take(&mut self.fresh);
@@ -1211,18 +1219,6 @@ impl IncrementalScan {
             }
             let qmask = self.query.orientations.mask_at(x, y);
             let hits = &hits[p * words..(p + 1) * words];
-            let Some(class) = &class else {
-                let facts = self.ix.plain.as_deref().unwrap_or(&[]);
-                for_hit_words(self.nonzero[p], self.group, words, |w| {
-                    let mut bits = hits[w];
-                    while bits != 0 {
-                        let r = w * 64 + bits.trailing_zeros() as usize;
-                        bits &= bits - 1;
-                        put_plain(&facts[r], qmask, x, y, &mut out);
-                    }
-                });
-                return;
-            };
             let ctx = Ctx {
                 rom,
                 board,
@@ -1232,7 +1228,7 @@ impl IncrementalScan {
                 y,
             };
             let mut g = HitSet { words: hits, first };
-            run_class(&ctx, class, qmask, &mut g, scratch, &mut out);
+            run_class(&ctx, &class, qmask, &mut g, scratch, &mut out);
         });
         let (n, lost) = (out.len(), out.dropped());
         self.fresh = fresh;
@@ -1407,6 +1403,124 @@ impl IncrementalScan {
         }
     }
 
+    /// The rematch of a plain class: at each focus of `foci`, its run (in entry order, with
+    /// its entries in `ents`) and its hits (in entry order) are merged; an entry in both
+    /// keeps its match, a hit gained gives its match from the facts (appeared), an entry
+    /// lost gives its old match (vanished). No class program, no match compared.
+    fn rematch_plain(&mut self, foci: &PointSet, u: &mut Update) {
+        let ix_arc = self.ix.clone();
+        let ix = &*ix_arc;
+        let facts = ix.plain.as_deref().unwrap_or(&[]);
+        let mut fresh = core::mem::take(&mut self.fresh);
+        let mut fents = core::mem::take(&mut self.fresh_ents);
+        let (words, group) = (self.words, self.group);
+        foci.for_each(|x, y| {
+            u.rematched += 1;
+            let p = point_index(x, y);
+            let (start, len) = self.runs[p];
+            let (start, len) = (start as usize, len as usize);
+            let (old, old_e) = (
+                &self.pool[start..start + len],
+                &self.ents[start..start + len],
+            );
+            // Within the capacity: what does not fit is counted, not kept.
+            let room = self.capacity - (self.live - len);
+            let (mut n, mut i, mut changed) = (0, 0, false);
+            if self.snap.on_board(x, y) && ix.focus_ok(state(&self.snap, x, y)) {
+                let qmask = self.query.orientations.mask_at(x, y);
+                let hits = &self.hits[p * words..(p + 1) * words];
+                for_hit_words(self.nonzero[p], group, words, |w| {
+                    let mut bits = hits[w];
+                    while bits != 0 {
+                        let r = (w * 64 + bits.trailing_zeros() as usize) as u32;
+                        bits &= bits - 1;
+                        while i < len && old_e[i] < r {
+                            self.vanished.push(old[i]);
+                            (i, changed) = (i + 1, true);
+                        }
+                        let kept = i < len && old_e[i] == r;
+                        if kept {
+                            i += 1;
+                            if n < room {
+                                fresh[n] = old[i - 1];
+                            }
+                        } else {
+                            let mut one = MatchBuf::new(&mut fresh[n.min(room)..]);
+                            put_plain(&facts[r as usize], qmask, x, y, &mut one);
+                            if one.len() + one.dropped() == 0 {
+                                continue;
+                            }
+                        }
+                        if n >= room {
+                            self.dropped += 1;
+                            if kept {
+                                self.vanished.push(old[i - 1]);
+                            }
+                            changed = true;
+                            continue;
+                        }
+                        if !kept {
+                            self.appeared.push(fresh[n]);
+                            changed = true;
+                        }
+                        fents[n] = r;
+                        n += 1;
+                    }
+                });
+            }
+            for m in &old[i..] {
+                self.vanished.push(*m);
+                changed = true;
+            }
+            if changed {
+                self.place(p, &fresh[..n], &fents[..n]);
+            }
+        });
+        self.fresh = fresh;
+        self.fresh_ents = fents;
+        self.assembled = false;
+    }
+
+    /// Makes `run` (and, for plain classes, its entries `ents`) focus `p`'s run: over the old
+    /// one when it fits, else appended to the pool (compacted first when full).
+    fn place(&mut self, p: usize, run: &[Match], ents: &[u32]) {
+        let (start, len) = self.runs[p];
+        let (start, len, keep) = (start as usize, len as usize, run.len());
+        let plain = self.ix.plain.is_some();
+        self.live = self.live - len + keep;
+        if keep <= len {
+            self.pool[start..start + keep].copy_from_slice(run);
+            if plain {
+                self.ents[start..start + keep].copy_from_slice(ents);
+            }
+            self.runs[p] = (start as u32, keep as u32);
+            return;
+        }
+        self.runs[p] = (0, 0);
+        if self.pool.len() + keep > self.pool.capacity() {
+            // Full: the live runs, assembled in scan order, become the pool's front.
+            self.assembled = false;
+            assemble(&mut self.matches, &self.pool, &self.runs);
+            if plain {
+                assemble(&mut self.ents_tmp, &self.ents, &self.runs);
+                self.ents.clear();
+                self.ents.extend_from_slice(&self.ents_tmp);
+            }
+            let mut at = 0;
+            for run in self.runs.iter_mut() {
+                run.0 = at;
+                at += run.1;
+            }
+            self.pool.clear();
+            self.pool.extend_from_slice(&self.matches);
+        }
+        self.runs[p] = (self.pool.len() as u32, keep as u32);
+        self.pool.extend_from_slice(run);
+        if plain {
+            self.ents.extend_from_slice(ents);
+        }
+    }
+
     /// Replaces the runs of the foci in `foci` by the `n` fresh matches (in focus order) and
     /// records the difference, focus by focus (scan order).
     fn splice(&mut self, foci: &PointSet, n: usize) {
@@ -1452,34 +1566,16 @@ impl IncrementalScan {
             if w.is_empty() && i.is_empty() {
                 return;
             }
-            self.live = self.live - len + keep;
-            if keep <= len {
-                self.pool[start..start + keep].copy_from_slice(&self.fresh[j0..j0 + keep]);
-                self.runs[p] = (start as u32, keep as u32);
-                return;
-            }
-            self.runs[p] = (0, 0);
-            if self.pool.len() + keep > self.pool.capacity() {
-                // Full: the live runs, assembled in scan order, become the pool's front.
-                self.assembled = false;
-                assemble(&mut self.matches, &self.pool, &self.runs);
-                let mut at = 0;
-                for run in self.runs.iter_mut() {
-                    run.0 = at;
-                    at += run.1;
-                }
-                self.pool.clear();
-                self.pool.extend_from_slice(&self.matches);
-            }
-            self.runs[p] = (self.pool.len() as u32, keep as u32);
-            self.pool.extend_from_slice(&self.fresh[j0..j0 + keep]);
+            let fresh = core::mem::take(&mut self.fresh);
+            self.place(p, &fresh[j0..j0 + keep], &[]);
+            self.fresh = fresh;
         });
         self.assembled = false;
     }
 }
 
 /// The runs of `pool` in point order (scan order) into `out`, within its capacity.
-fn assemble(out: &mut Vec<Match>, pool: &[Match], runs: &[(u32, u32)]) {
+fn assemble<T: Copy>(out: &mut Vec<T>, pool: &[T], runs: &[(u32, u32)]) {
     out.clear();
     for &(start, len) in runs {
         out.extend_from_slice(&pool[start as usize..(start + len) as usize]);

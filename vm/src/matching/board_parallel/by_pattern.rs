@@ -15,7 +15,7 @@
 use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 
-use super::compact::{self, CompactKeys, PLANES_ALL, Position, Slot};
+use super::compact::{self, CompactKeys, PLANES_ALL, Position, RUN_PATTERNS, Runs, Slot};
 use super::plan::{self, Cell};
 use super::{CACHED, ENTRY_BITS, HITS, SIDE};
 use crate::geometry::Orientation;
@@ -43,6 +43,12 @@ pub(super) struct PatternTrie {
     /// Per node, at its offset in the stream: the orientations its subtree's patterns have
     /// entries for (a symmetric pattern's other blocks are not walked further).
     masks: Vec<u8>,
+    /// Per pattern: its orientations with entries, in the order of their entries (then 8s),
+    /// when every pattern's entries lie between the previous pattern's and the next one's
+    /// (and the patterns fit [`Runs`]): the walk then writes each pattern's hits as one run in
+    /// entry order, and the runs taken in pattern order are in entry order (sorting them by
+    /// focus alone, stably, orders them). `None`: the hits are sorted by focus and entry.
+    order: Option<Vec<[u8; 8]>>,
 }
 
 /// One entry of the oriented walk: its cells (through its orientation), orientation, index
@@ -152,14 +158,54 @@ impl PatternTrie {
         for (&a, &m) in at.iter().zip(&sub) {
             masks[a] = m;
         }
+        let order = entry_order(&ents);
         Some(PatternTrie {
             walk,
             ents,
             covs,
             turns,
             masks,
+            order,
         })
     }
+
+    /// Whether the walk writes each pattern's hits as a run in entry order (see
+    /// [`PatternTrie::order`]), so that its hits need sorting by focus only.
+    pub(super) fn runs(&self) -> bool {
+        self.order.is_some()
+    }
+
+    /// Hits written in no particular order (sorted by focus and entry afterwards).
+    #[cfg(feature = "bench-internals")]
+    pub(super) fn without_runs(&mut self) {
+        self.order = None;
+    }
+}
+
+/// Per pattern, its orientations in the order of their entries, if the patterns' entries are
+/// in pattern order (each pattern's after every entry of the previous one) and the patterns
+/// fit [`Runs`].
+fn entry_order(ents: &[[u32; 8]]) -> Option<Vec<[u8; 8]>> {
+    if ents.len() > RUN_PATTERNS {
+        return None;
+    }
+    let mut last = None;
+    let mut out = Vec::with_capacity(ents.len());
+    for e in ents {
+        let mut o: Vec<u8> = (0..8u8).filter(|&o| e[o as usize] != u32::MAX).collect();
+        o.sort_unstable_by_key(|&o| e[o as usize]);
+        let mut row = [8u8; 8];
+        row[..o.len()].copy_from_slice(&o);
+        out.push(row);
+        let (Some(&lo), Some(&hi)) = (o.first(), o.last()) else {
+            continue;
+        };
+        if last.is_some_and(|l| e[lo as usize] <= l) {
+            return None;
+        }
+        last = Some(e[hi as usize]);
+    }
+    Some(out)
 }
 
 /// `cells` turned by orientation `o`, sorted by offset (as [`plan::entry_lists`] gives them).
@@ -205,13 +251,14 @@ pub(super) fn collect(
     pos: &Position,
     sl: &mut Slot<PLANES_ALL>,
     raw: &mut [u32; HITS],
+    runs: &mut Runs,
     limit: usize,
 ) -> Result<usize, Stop> {
     match sl.n.div_ceil(64) {
-        0 | 1 => walk::<1>(pt, qfilter, pos, sl, raw, limit),
-        2 => walk::<2>(pt, qfilter, pos, sl, raw, limit),
-        3 => walk::<3>(pt, qfilter, pos, sl, raw, limit),
-        _ => walk::<4>(pt, qfilter, pos, sl, raw, limit),
+        0 | 1 => walk::<1>(pt, qfilter, pos, sl, raw, runs, limit),
+        2 => walk::<2>(pt, qfilter, pos, sl, raw, runs, limit),
+        3 => walk::<3>(pt, qfilter, pos, sl, raw, runs, limit),
+        _ => walk::<4>(pt, qfilter, pos, sl, raw, runs, limit),
     }
 }
 
@@ -228,6 +275,8 @@ struct Walk<'w, const K: usize> {
     sl: &'w mut Slot<PLANES_ALL>,
     raw: &'w mut [u32; HITS],
     hits: usize,
+    /// Where each pattern's run of hits lies (when [`PatternTrie::runs`]).
+    runs: &'w mut Runs,
 }
 
 impl<const K: usize> Walk<'_, K> {
@@ -276,31 +325,59 @@ impl<const K: usize> Walk<'_, K> {
         let ents = keys + nk;
         for e in blob[ents..ents + 2 * ne].chunks_exact(2) {
             let i = e[0] as usize | ((e[1] & 0xFF) as usize) << 16;
-            let (ent, cov) = (&self.pt.ents[i], &self.pt.covs[i]);
             // The orientations the pattern has entries for, among the live blocks.
-            let mut live = (e[1] >> 8) as u8 & acc.1;
-            while live != 0 {
-                let o = live.trailing_zeros() as usize;
-                live &= live - 1;
-                if cov[o] & self.qfilter == 0 {
-                    continue;
+            let live = (e[1] >> 8) as u8 & acc.1;
+            if let Some(order) = &self.pt.order {
+                // In the order of their entries (the live ones as a mask over ranks, without
+                // a branch per orientation), the run's place kept.
+                let start = self.hits;
+                let order = order[i];
+                let mut ranks = 0u32;
+                for (r, &o) in order.iter().enumerate() {
+                    ranks |= (u32::from(live) >> o & 1) << r;
                 }
-                let r = ent[o];
-                for (w, &bits) in acc.0[o].iter().enumerate() {
-                    let mut bits = bits;
-                    while bits != 0 {
-                        let f = w * 64 + bits.trailing_zeros() as usize;
-                        bits &= bits - 1;
-                        if self.hits == HITS {
-                            return Err(Stop::Full);
-                        }
-                        self.raw[self.hits] = (self.sl.point[f] as u32) << ENTRY_BITS | r;
-                        self.hits += 1;
-                    }
+                while ranks != 0 {
+                    let o = order[ranks.trailing_zeros() as usize] as usize & 7;
+                    ranks &= ranks - 1;
+                    self.put(i, o, &acc.0[o])?;
+                }
+                if self.hits > start {
+                    self.runs.bits[i >> 6] |= 1 << (i & 63);
+                    self.runs.at[i] = (start as u16, (self.hits - start) as u16);
+                }
+            } else {
+                let mut live = live;
+                while live != 0 {
+                    let o = live.trailing_zeros() as usize;
+                    live &= live - 1;
+                    self.put(i, o, &acc.0[o])?;
                 }
             }
         }
         Ok(Some(ents + 2 * ne))
+    }
+
+    /// The hits of pattern `i` in orientation `o` (its entry of the oriented walk) at the
+    /// stones of `block`, if the query admits one of its covers.
+    #[inline(always)]
+    fn put(&mut self, i: usize, o: usize, block: &[u64; K]) -> Result<(), Stop> {
+        if self.pt.covs[i][o] & self.qfilter == 0 {
+            return Ok(());
+        }
+        let r = self.pt.ents[i][o];
+        for (w, &bits) in block.iter().enumerate() {
+            let mut bits = bits;
+            while bits != 0 {
+                let f = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                if self.hits == HITS {
+                    return Err(Stop::Full);
+                }
+                self.raw[self.hits] = (self.sl.point[f] as u32) << ENTRY_BITS | r;
+                self.hits += 1;
+            }
+        }
+        Ok(())
     }
 
     /// The whole trie, depth first with a stack of pending nodes, each with its set (its first
@@ -365,10 +442,12 @@ fn walk<const K: usize>(
     pos: &Position,
     sl: &mut Slot<PLANES_ALL>,
     raw: &mut [u32; HITS],
+    runs: &mut Runs,
     limit: usize,
 ) -> Result<usize, Stop> {
     let blob = &pt.walk.walk[..];
     let n = sl.n;
+    runs.bits = [0; RUN_PATTERNS / 64];
     if blob.is_empty() || n == 0 {
         return Ok(0);
     }
@@ -381,7 +460,47 @@ fn walk<const K: usize>(
         sl,
         raw,
         hits: 0,
+        runs,
     };
     wk.run(([block; 8], 0xFF), limit)?;
     Ok(wk.hits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NO: u32 = u32::MAX;
+
+    #[test]
+    fn entry_order_of_patterns_in_entry_order() {
+        // Pattern 0: entries 1 (orientation 2), 0 (5), 2 (7); pattern 1: 3 (0), 4 (1).
+        let ents = [
+            [NO, NO, 1, NO, NO, 0, NO, 2],
+            [3, 4, NO, NO, NO, NO, NO, NO],
+        ];
+        let order = entry_order(&ents).expect("the patterns' entries are in pattern order");
+        assert_eq!(order, [[5, 2, 7, 8, 8, 8, 8, 8], [0, 1, 8, 8, 8, 8, 8, 8]]);
+    }
+
+    #[test]
+    fn entry_order_refuses_interleaved_patterns() {
+        // Pattern 1's entry 1 lies between pattern 0's entries 0 and 2.
+        let ents = [
+            [0, 2, NO, NO, NO, NO, NO, NO],
+            [1, 3, NO, NO, NO, NO, NO, NO],
+        ];
+        assert!(entry_order(&ents).is_none());
+        // Pattern 1 before pattern 0.
+        let ents = [
+            [4, 5, NO, NO, NO, NO, NO, NO],
+            [1, 3, NO, NO, NO, NO, NO, NO],
+        ];
+        assert!(entry_order(&ents).is_none());
+        // More patterns than the runs hold.
+        let ents: Vec<[u32; 8]> = (0..RUN_PATTERNS as u32 + 1)
+            .map(|i| [i, NO, NO, NO, NO, NO, NO, NO])
+            .collect();
+        assert!(entry_order(&ents).is_none());
+    }
 }

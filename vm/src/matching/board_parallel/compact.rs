@@ -281,10 +281,25 @@ pub(super) struct CompactScratch {
     stones: Option<alloc::boxed::Box<Stones>>,
 }
 
+/// Most patterns of a trie over patterns whose hits are written as runs ([`Runs`]).
+pub(super) const RUN_PATTERNS: usize = 4096;
+
+/// Where a walk over patterns wrote each pattern's hits (one run per pattern and walk, in
+/// entry order: [`by_pattern`]), so that [`sorted_runs`] orders them by one pass by focus.
+#[derive(Clone, Debug)]
+pub(super) struct Runs {
+    /// The patterns with a run.
+    pub bits: [u64; RUN_PATTERNS / 64],
+    /// Per pattern with a run: its start in the hits and its length.
+    pub at: [(u16, u16); RUN_PATTERNS],
+}
+
 /// Working memory of the walks over all stones.
 #[derive(Clone, Debug)]
 struct Stones {
     slot: Slot<PLANES_ALL>,
+    /// The runs of the last walk over patterns.
+    runs: Runs,
     /// The hits sorted ([`sorted_hits`]).
     sorted: [u32; HITS],
     /// The radix sort's counts ([`sorted_hits`]): per digit of the entry, then per focus.
@@ -617,15 +632,29 @@ fn stones_slot<'a, const N: usize>(
     stones: &[u64; N],
     s: i32,
 ) -> &'a mut Slot<PLANES_ALL> {
+    &mut stones_numbered(st, pos, stones, s).slot
+}
+
+/// The stones' scratch (allocated on first use) with `stones` numbered.
+fn stones_numbered<'a, const N: usize>(
+    st: &'a mut Option<alloc::boxed::Box<Stones>>,
+    pos: &Position,
+    stones: &[u64; N],
+    s: i32,
+) -> &'a mut Stones {
     let st = st.get_or_insert_with(|| {
         alloc::boxed::Box::new(Stones {
             slot: Slot::new(true),
+            runs: Runs {
+                bits: [0; RUN_PATTERNS / 64],
+                at: [(0, 0); RUN_PATTERNS],
+            },
             sorted: [0; HITS],
             counts: [[0; 1 << (32 - ENTRY_BITS)]; 4],
         })
     });
     st.slot.number(stones, s, pos);
-    &mut st.slot
+    st
 }
 
 /// The geometric hits of a walk over patterns ([`by_pattern`]) on all the stones `stones`, as
@@ -644,8 +673,16 @@ pub(super) fn collect_patterns<const N: usize>(
         pattern_walks,
         ..
     } = &mut sc.compact;
-    let sl = stones_slot(st, pos, stones, s);
-    let r = by_pattern::collect(pt, qfilter, pos, sl, &mut sc.raw, limit);
+    let st = stones_numbered(st, pos, stones, s);
+    let r = by_pattern::collect(
+        pt,
+        qfilter,
+        pos,
+        &mut st.slot,
+        &mut sc.raw,
+        &mut st.runs,
+        limit,
+    );
     *pattern_walks += usize::from(r.is_ok());
     r
 }
@@ -901,6 +938,40 @@ pub(super) fn sorted_hits(
     } else {
         &st.sorted[..hits]
     }
+}
+
+/// The hits `raw[..hits]` of a walk over patterns that wrote runs ([`Runs`]) in ascending
+/// order (focus, then entry; foci below `points`): the runs taken in pattern order are in
+/// entry order, so one count and one stable pass by focus sort them.
+pub(super) fn sorted_runs(sc: &mut super::ScanScratch, hits: usize, points: usize) -> &[u32] {
+    let Some(st) = sc.compact.stones.as_deref_mut() else {
+        return &sc.raw[..0];
+    };
+    const FOCI: usize = 1 << (32 - ENTRY_BITS);
+    let raw = &sc.raw[..hits];
+    let counts = &mut st.counts[0];
+    counts[..points.min(FOCI)].fill(0);
+    for &h in raw {
+        counts[(h >> ENTRY_BITS) as usize % FOCI] += 1;
+    }
+    let mut sum = 0;
+    for v in &mut counts[..points.min(FOCI)] {
+        (*v, sum) = (sum, sum + *v);
+    }
+    for (w, &bits) in st.runs.bits.iter().enumerate() {
+        let mut bits = bits;
+        while bits != 0 {
+            let i = w * 64 + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            let (at, len) = st.runs.at[i];
+            for &h in raw.get(at as usize..(at + len) as usize).unwrap_or(&[]) {
+                let k = (h >> ENTRY_BITS) as usize % FOCI;
+                st.sorted[counts[k] as usize] = h;
+                counts[k] += 1;
+            }
+        }
+    }
+    &st.sorted[..hits]
 }
 
 /// Radix sort of `a` by `D` digits of `width` bits, then by focus (`points` of them), through

@@ -206,6 +206,23 @@ impl ScanSet {
         self.by_pattern.is_some()
     }
 
+    /// Whether the walk over patterns writes each pattern's hits as a run in entry order, so
+    /// that they are sorted by one pass by focus (the patterns' entries lie in pattern order)
+    /// rather than by focus and entry.
+    pub fn sorts_by_runs(&self) -> bool {
+        self.by_pattern.as_ref().is_some_and(|pt| pt.runs())
+    }
+
+    /// The same set with its walk over patterns writing hits in no particular order, sorted
+    /// by focus and entry afterwards (as the oriented walk's): the same matches, for tests.
+    #[cfg(feature = "bench-internals")]
+    pub fn without_runs(mut self) -> ScanSet {
+        if let Some(pt) = &mut self.by_pattern {
+            pt.without_runs();
+        }
+        self
+    }
+
     /// The same set walking oriented entries only (the walk before the trie over patterns):
     /// the same matches, for benches and tests.
     #[cfg(feature = "bench-internals")]
@@ -395,19 +412,25 @@ impl ScanSet {
                 s,
             })
         });
-        let hits = match by_pattern {
-            Some(Ok(hits)) => hits,
+        let (hits, runs) = match by_pattern {
+            Some(Ok(hits)) => (hits, self.by_pattern.as_ref().is_some_and(|pt| pt.runs())),
             Some(Err(by_pattern::Stop::Full)) => return None,
-            _ => super::super::simd::run(Walk {
-                ck,
-                qfilter,
-                sc,
-                stones: &stones,
-                s,
-            })
-            .ok()?,
+            _ => {
+                let walk = Walk {
+                    ck,
+                    qfilter,
+                    sc: &mut *sc,
+                    stones: &stones,
+                    s,
+                };
+                (super::super::simd::run(walk).ok()?, false)
+            }
         };
-        let raw = compact::sorted_hits(sc, hits, (s * s) as usize, self.records.len());
+        let raw = if runs {
+            compact::sorted_runs(sc, hits, (s * s) as usize)
+        } else {
+            compact::sorted_hits(sc, hits, (s * s) as usize, self.records.len())
+        };
         // Matches written: the outputs' total after less before (no allocation per scan).
         let before: usize = outs.iter().map(|o| o.stored()).sum();
         let (mut focus, mut x, mut y, mut qmask, mut white) = (u32::MAX, 0, 0, 0u8, 0usize);
