@@ -144,7 +144,8 @@ impl PointSet {
     #[inline]
     #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
     pub fn is_empty(&self) -> bool {
-        self.0.iter().all(|&r| r == 0)
+        // Branch-free (vectorised): most sets asked are empty or nearly.
+        self.0.iter().fold(0, |a, &r| a | r) == 0
     }
     #[inline]
     pub fn contains(&self, x: i32, y: i32) -> bool {
@@ -154,8 +155,17 @@ impl PointSet {
     #[inline]
     #[cfg_attr(not(feature = "alloc"), allow(dead_code))] // only the (alloc) scan walks a set
     pub fn for_each(&self, mut f: impl FnMut(i32, i32)) {
-        for (y, &row) in self.0.iter().enumerate() {
-            let mut r = row;
+        // The non-empty rows first, without a branch per row (vectorised): a set is a few
+        // points on a few rows.
+        let mut rows = self
+            .0
+            .iter()
+            .enumerate()
+            .fold(0u32, |m, (y, &r)| m | ((r != 0) as u32) << y);
+        while rows != 0 {
+            let y = rows.trailing_zeros() as usize;
+            rows &= rows - 1;
+            let mut r = self.0[y];
             while r != 0 {
                 let x = r.trailing_zeros();
                 r &= r - 1;
