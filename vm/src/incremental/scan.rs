@@ -250,6 +250,10 @@ struct Index {
     picks: Vec<[i16; 8]>,
     /// u64 words per bitmap over the slots.
     slot_words: usize,
+    /// Per entry, `3 * slot_words` u64: the slots where one of its cells refuses state `b`
+    /// (friend, foe, empty), ORed into a focus's break bitmaps when the entry becomes a hit
+    /// (one copy instead of a walk over its cells).
+    refusals: Vec<u64>,
     /// Offsets that some cell has.
     slots: usize,
     /// Per row `dy + span` of the offsets: bit `span - dx` when the bucket of `(dx, dy)`
@@ -393,6 +397,7 @@ impl Index {
                 .map(|p| p.map(|(x, y)| (y * PAD as i32 + x) as i16))
                 .collect(),
             slot_words: (slots as usize).div_ceil(64).max(1),
+            refusals: Vec::new(),
             slots: slots as usize,
             gain_rows: vec![0; 9 * 8 * 4 * side],
             break_rows: vec![0; 3 * side],
@@ -438,6 +443,21 @@ impl Index {
             for b in 0..3 {
                 if c.allowed >> b & 1 == 0 {
                     ix.break_rows[b * side + row] |= bit;
+                }
+            }
+        }
+        let sw = ix.slot_words;
+        ix.refusals = vec![0; n * 3 * sw];
+        for r in 0..n {
+            for c in &ix.cells[ix.starts[r] as usize..ix.starts[r + 1] as usize] {
+                if c.slot == NO_SLOT {
+                    continue;
+                }
+                let (i, bit) = (c.slot as usize / 64, 1u64 << (c.slot % 64));
+                for b in 0..3 {
+                    if c.allowed >> b & 1 == 0 {
+                        ix.refusals[(r * 3 + b) * sw + i] |= bit;
+                    }
                 }
             }
         }
@@ -555,18 +575,11 @@ impl Index {
 
     /// Adds the slots where entry `r` refuses each state to a point's break bitmaps (which
     /// stay a superset when hits go: a stale bit only costs a look at the hits).
+    #[inline]
     fn add_breaks(&self, breaks: &mut [u64], r: usize) {
-        let sw = self.slot_words;
-        for c in &self.cells[self.starts[r] as usize..self.starts[r + 1] as usize] {
-            if c.slot == NO_SLOT {
-                continue;
-            }
-            let (i, bit) = (c.slot as usize / 64, 1u64 << (c.slot % 64));
-            for b in 0..3 {
-                if c.allowed >> b & 1 == 0 {
-                    breaks[b * sw + i] |= bit;
-                }
-            }
+        let n = 3 * self.slot_words;
+        for (d, s) in breaks.iter_mut().zip(&self.refusals[r * n..(r + 1) * n]) {
+            *d |= s;
         }
     }
 
