@@ -150,7 +150,8 @@ struct Cell {
 const MAX_SPAN: i32 = MAX_SIZE as i32 - 1;
 const NO_SLOT: u16 = u16::MAX;
 /// Points the bucket filter reads: the focus's 3x3 square (its 8 neighbours in
-/// [`NEIGHBOURS`] order, then the focus) and the changed point's 8 neighbours.
+/// [`NEIGHBOURS`] order, then the focus) and 8 more, chosen per offset slot of the change
+/// ([`Index::picks`]; for matching from scratch, the points two away).
 const FILTERED: usize = 17;
 /// Buckets of every entry, one per pair of states north and south of the focus.
 const ALL: usize = 16;
@@ -166,17 +167,20 @@ fn point_index(x: i32, y: i32) -> usize {
 
 /// A list of entries with their filter: bit `j` of row `w * ROWS + 4 * i + s` says whether
 /// member `64 * w + j` allows state `s` at filtered point `i` ([`FILTERED`]), so ANDing the
-/// rows that the states around the focus and around the changed point select leaves exactly
-/// the members those 17 points allow.
+/// rows that the states around the focus and at the slot's picks ([`Index::picks`]) select
+/// leaves exactly the members those 17 points allow.
 #[derive(Clone, Copy, Debug, Default)]
 struct Bucket {
     members: u32,
     len: u32,
     rows: u32,
-    /// Bit `4 * i + s`: some member allows state `s` at filtered point `i` (points 0..9 in
-    /// `near`, 9.. in `around`), so most buckets a focus cannot use are passed over unread.
+    /// Bit `4 * i + s`: some member allows state `s` at filtered point `i` (0..9: the
+    /// focus's 3x3), so most buckets a focus cannot use are passed over unread.
     near: u64,
-    around: u32,
+    /// The same over the change's 8 neighbours ([`NEIGHBOURS`] order; not filter rows):
+    /// one read of the change's states serves every focus it could visit (folded into
+    /// [`Index::gain_rows`], so most foci whose bucket fails are not visited at all).
+    change: u32,
 }
 
 /// A focus an update visits for one change: its bucket's slot.
@@ -237,14 +241,23 @@ struct Index {
     span: i32,
     side: usize,
     grid: Vec<u16>,
+    /// Per slot, the filter's points 9..17 for a change at that offset (padded-state
+    /// deltas from the focus, [`PAD`]): the 8 points that refuse the most on-board states
+    /// over the slot's bucket members, among the change's 8 neighbours and the focus's 5x5
+    /// ring (both inside the padding's 2-point border). The change's neighbours alone (the
+    /// first choice) repeat the focus's 3x3 when the change is near the focus and read
+    /// points beyond most patterns' cells when it is far.
+    picks: Vec<[i16; 8]>,
     /// u64 words per bitmap over the slots.
     slot_words: usize,
     /// Offsets that some cell has.
     slots: usize,
-    /// Per transition `t = a * 3 + b` and row `dy + span` of the offsets: bit `span - dx`
-    /// when the bucket of `(dx, dy)` is not empty (`gain_rows`), or when some entry refuses
-    /// `b` there (`break_rows`, per `b`), so an update visits only the foci where a change
-    /// can gain or break something (a row of foci is a shift away).
+    /// Per row `dy + span` of the offsets: bit `span - dx` when the bucket of `(dx, dy)`
+    /// can gain (`gain_rows`, per transition `t = a * 3 + b`, neighbour `i` of the change and
+    /// its state `s`, at `((t * 8 + i) * 4 + s) * side`: not empty, and some member allows
+    /// `s` there, i.e. its `change` summary; the 8 rows of a change's neighbours ANDed), or
+    /// when some entry refuses `b` there (`break_rows`, per `b`), so an update visits only
+    /// the foci where a change can gain or break something (a row of foci is a shift away).
     gain_rows: Vec<u64>,
     break_rows: Vec<u64>,
     /// Per slot, `buckets[(a * 3 + b) * slots + slot]` (one change reads one stretch): the
@@ -328,11 +341,10 @@ impl Index {
                 c.slot = grid[g];
             }
         }
-        // The states entry `r` allows at the filtered points: its 3x3 square and the points
-        // `step` away from `(dx, dy)` in the 8 directions (a change's neighbours, step 1).
-        let filtered = |cells: &[Cell], starts: &[u32], r: usize, dx: i32, dy: i32, step: i32| {
+        // The states entry `r` allows at the filtered points: its 3x3 square and `more`.
+        let filtered = |cells: &[Cell], starts: &[u32], r: usize, more: &[(i32, i32); 8]| {
             let cells = &cells[starts[r] as usize..starts[r + 1] as usize];
-            let at = |x: i32, y: i32| {
+            let at = |(x, y): (i32, i32)| {
                 cells
                     .iter()
                     .filter(|c| (c.dx as i32, c.dy as i32) == (x, y))
@@ -340,10 +352,10 @@ impl Index {
             };
             let mut f = [0u8; FILTERED];
             for (i, &(nx, ny)) in NEIGHBOURS.iter().enumerate() {
-                f[i] = at(nx as i32, ny as i32);
-                f[9 + i] = at(dx + step * nx as i32, dy + step * ny as i32);
+                f[i] = at((nx as i32, ny as i32));
+                f[9 + i] = at(more[i]);
             }
-            f[8] = at(0, 0);
+            f[8] = at((0, 0));
             f
         };
         // (slot, a * 3 + b, entry) for every cell allowing b but not a.
@@ -364,6 +376,7 @@ impl Index {
         }
         keyed.sort_unstable();
         keyed.dedup();
+        let picks = pick_points(&cells, &starts, &keyed, slots as usize);
         let mut ix = Index {
             focus: info.focus(),
             first,
@@ -375,9 +388,13 @@ impl Index {
             span,
             side,
             grid,
+            picks: picks
+                .iter()
+                .map(|p| p.map(|(x, y)| (y * PAD as i32 + x) as i16))
+                .collect(),
             slot_words: (slots as usize).div_ceil(64).max(1),
             slots: slots as usize,
-            gain_rows: vec![0; 9 * side],
+            gain_rows: vec![0; 9 * 8 * 4 * side],
             break_rows: vec![0; 3 * side],
             buckets: vec![Bucket::default(); slots as usize * 9 + ALL],
             members: Vec::with_capacity(keyed.len() + n),
@@ -394,24 +411,27 @@ impl Index {
             let members: Vec<_> = keyed[i..j]
                 .iter()
                 .map(|k| {
-                    let f = filtered(
-                        &ix.cells,
-                        &ix.starts,
-                        k.2 as usize,
-                        k.3 as i32,
-                        k.4 as i32,
-                        1,
-                    );
+                    let f = filtered(&ix.cells, &ix.starts, k.2 as usize, &picks[slot as usize]);
                     (k.2, f)
                 })
                 .collect();
-            ix.buckets[t as usize * slots as usize + slot as usize] = ix.add_bucket(members);
+            let (dx, dy) = (keyed[i].3 as i32, keyed[i].4 as i32);
+            let nb = NEIGHBOURS.map(|(x, y)| (dx + x as i32, dy + y as i32));
+            let change = keyed[i..j].iter().fold(0u32, |c, k| {
+                let f = filtered(&ix.cells, &ix.starts, k.2 as usize, &nb);
+                (9..FILTERED).fold(c, |c, p| c | (f[p] as u32 & 0xF) << (4 * (p - 9)))
+            });
+            ix.buckets[t as usize * slots as usize + slot as usize] =
+                ix.add_bucket(members, change);
             i = j;
         }
         let mirrored = |dx: i8, dy: i8| ((dy as i32 + span) as usize, 1u64 << (span - dx as i32));
-        for &(_, t, _, dx, dy) in &keyed {
+        for &(slot, t, _, dx, dy) in &keyed {
             let (row, bit) = mirrored(dx, dy);
-            ix.gain_rows[t as usize * side + row] |= bit;
+            let change = ix.buckets[t as usize * slots as usize + slot as usize].change;
+            for k in (0..32).filter(|k| change >> k & 1 != 0) {
+                ix.gain_rows[(t as usize * 32 + k) * side + row] |= bit;
+            }
         }
         for c in ix.cells.iter().filter(|c| c.slot != NO_SLOT) {
             let (row, bit) = mirrored(c.dx, c.dy);
@@ -423,8 +443,9 @@ impl Index {
         }
         // Matching a focus from scratch: every entry, split by the states it allows north
         // and south of the focus, filtered by its 3x3 square and the points two away.
+        let two = NEIGHBOURS.map(|(x, y)| (2 * x as i32, 2 * y as i32));
         let all: Vec<_> = (0..n)
-            .map(|r| (r as u32, filtered(&ix.cells, &ix.starts, r, 0, 0, 2)))
+            .map(|r| (r as u32, filtered(&ix.cells, &ix.starts, r, &two)))
             .collect();
         for k in 0..ALL {
             let (north, south) = (k / 4, k % 4);
@@ -434,12 +455,12 @@ impl Index {
                 .copied()
                 .collect();
             let at = slots as usize * 9 + k;
-            ix.buckets[at] = ix.add_bucket(members);
+            ix.buckets[at] = ix.add_bucket(members, u32::MAX);
         }
         Some(ix)
     }
 
-    fn add_bucket(&mut self, mut members: Vec<(u32, [u8; FILTERED])>) -> Bucket {
+    fn add_bucket(&mut self, mut members: Vec<(u32, [u8; FILTERED])>, change: u32) -> Bucket {
         // Members with like neighbourhoods side by side: the filter leaves whole words empty
         // after the first points and stops early there.
         members.sort_by_key(|&(r, allow)| (allow, r));
@@ -448,17 +469,12 @@ impl Index {
             len: 0,
             rows: self.rows.len() as u32,
             near: 0,
-            around: 0,
+            change,
         };
         let mut len = 0usize;
         for (r, allow) in members {
-            for (i, &allowed) in allow.iter().enumerate() {
-                let a = allowed as u64 & 0xF;
-                if i < 9 {
-                    b.near |= a << (4 * i);
-                } else {
-                    b.around |= (a as u32) << (4 * (i - 9));
-                }
+            for (i, &allowed) in allow[..9].iter().enumerate() {
+                b.near |= (allowed as u64 & 0xF) << (4 * i);
             }
             if len.is_multiple_of(64) {
                 self.rows.extend_from_slice(&[0; ROWS]);
@@ -565,6 +581,50 @@ fn cheb(x: i32, y: i32) -> i32 {
     x.abs().max(y.abs())
 }
 
+/// Per slot, the filter's 8 points beyond the focus's 3x3 (offsets from the focus; see
+/// [`Index::picks`]): of the change's 8 neighbours and the focus's 5x5 ring (not the
+/// change itself), those where the slot's bucket members (`keyed`, sorted by slot) refuse
+/// the most on-board states; ties go to the earlier candidate (neighbours first).
+fn pick_points(
+    cells: &[Cell],
+    starts: &[u32],
+    keyed: &[(u16, u8, u32, i8, i8)],
+    slots: usize,
+) -> Vec<[(i32, i32); 8]> {
+    let mut picks = vec![[(0, 0); 8]; slots];
+    let mut i = 0;
+    while i < keyed.len() {
+        let (slot, dx, dy) = (keyed[i].0, keyed[i].3 as i32, keyed[i].4 as i32);
+        let j = i + keyed[i..].iter().take_while(|k| k.0 == slot).count();
+        let mut cand: Vec<(i32, i32)> = Vec::with_capacity(24);
+        let near = NEIGHBOURS
+            .iter()
+            .map(|&(x, y)| (dx + x as i32, dy + y as i32));
+        let ring = (-2..=2).flat_map(|y| (-2..=2).map(move |x| (x, y)));
+        for q in near.chain(ring) {
+            if cheb(q.0, q.1) > 1 && q != (dx, dy) && !cand.contains(&q) {
+                cand.push(q);
+            }
+        }
+        let mut score = vec![0u64; cand.len()];
+        for k in &keyed[i..j] {
+            let r = k.2 as usize;
+            for c in &cells[starts[r] as usize..starts[r + 1] as usize] {
+                if let Some(q) = cand.iter().position(|&q| q == (c.dx as i32, c.dy as i32)) {
+                    score[q] += 3 - (c.allowed & 7).count_ones() as u64;
+                }
+            }
+        }
+        let mut order: Vec<usize> = (0..cand.len()).collect();
+        order.sort_by_key(|&q| core::cmp::Reverse(score[q]));
+        for (p, &q) in picks[slot as usize].iter_mut().zip(&order) {
+            *p = cand[q];
+        }
+        i = j;
+    }
+    picks
+}
+
 /// Half the side of the window that entry masks cover (7x7: 49 bits of a u64).
 const WIN: i32 = 3;
 
@@ -616,7 +676,7 @@ fn state(snap: &Snapshot, x: i32, y: i32) -> u8 {
     }
 }
 
-/// The summary bits ([`Bucket::near`] or [`Bucket::around`]) of the states `st`.
+/// The summary bits ([`Bucket::near`] or [`Bucket::change`]) of the states `st`.
 #[inline(always)]
 fn present(st: &[u8]) -> u64 {
     st.iter()
@@ -673,7 +733,7 @@ fn fill_pad(pad: &mut [u8], snap: &Snapshot) {
 }
 
 /// Sets the states of the focus's 8 neighbours ([`NEIGHBOURS`] order) and of the focus
-/// (`st[..9]`, or `st[9..]`, the neighbours alone, for the changed point; `step` 2: the
+/// (`st[..9]`; or the neighbours alone into a slice of 8, for a changed point; `step` 2: the
 /// points two away instead of the neighbours), read from the padded states: one byte each.
 #[inline(always)]
 fn read_states(pad: &[u8], x: i32, y: i32, step: i32, st: &mut [u8]) {
@@ -1031,9 +1091,13 @@ impl IncrementalScan {
                 let (x0, x1) = ((cx - span).max(0), (cx + span).min(size - 1));
                 let window = (u64::MAX >> (63 - x1 + x0) << x0) as u32;
                 let t = (a * 3 + b) as usize;
-                let mut around = [0u8; 8];
-                read_states(&self.pad, cx, cy, 1, &mut around);
-                let around_bits = present(&around) as u32;
+                let mut nb = [0u8; 8];
+                read_states(&self.pad, cx, cy, 1, &mut nb);
+                let nb_bits = present(&nb) as u32;
+                // The gain rows of the change's neighbours' states (ANDed per row below).
+                let gains: [&[u64]; 8] = core::array::from_fn(|i| {
+                    &ix.gain_rows[(t * 32 + 4 * i + nb[i] as usize) * side..][..side]
+                });
                 let buckets = &ix.buckets[t * ix.slots..(t + 1) * ix.slots];
                 // The offset masks' bit `span - dx` is focus `cx - dx`: a shift.
                 let at = |m: u64| ((m as u128) << cx >> span) as u32 & window;
@@ -1042,7 +1106,7 @@ impl IncrementalScan {
                 visits.clear();
                 for y in (cy - span).max(0)..=(cy + span).min(size - 1) {
                     let row = (cy - y + span) as usize;
-                    let gain = at(ix.gain_rows[t * side + row]);
+                    let gain = at(gains.iter().fold(u64::MAX, |g, r| g & r[row]));
                     let brk = at(ix.break_rows[b as usize * side + row]);
                     let mut foci = focus_rows[y as usize] & (gain | (brk & self.with_hits.row(y)));
                     // Foci within the span's columns: every offset has a grid place.
@@ -1089,7 +1153,7 @@ impl IncrementalScan {
                         }
                     }
                     let bucket = buckets[slot as usize];
-                    if bucket.len == 0 || bucket.around & around_bits != around_bits {
+                    if bucket.len == 0 || bucket.change & nb_bits != nb_bits {
                         continue;
                     }
                     let mut st = [0u8; FILTERED];
@@ -1098,7 +1162,12 @@ impl IncrementalScan {
                     if bucket.near & near != near {
                         continue;
                     }
-                    st[9..].copy_from_slice(&around);
+                    // The picks' states for the filter rows (no summary: the change's
+                    // neighbours above already passed most buckets that fail).
+                    let at = pad_index(x, y) as isize;
+                    for (s, &d) in st[9..].iter_mut().zip(&ix.picks[slot as usize]) {
+                        *s = self.pad[(at + d as isize) as usize];
+                    }
                     u.checked += bucket.len as usize;
                     let words = (bucket.len as usize).div_ceil(64);
                     for w in 0..words.min(PREFETCH_WORDS) {
