@@ -9,8 +9,10 @@
 //! offset `T_o(d)` (the stones' per-offset planes of [`super::compact`]), for the blocks that
 //! still hold a stone (a mask of live blocks rides with the set). A pattern
 //! ending at a node writes, per orientation it has an entry for, that block's stones as hits of
-//! that entry: the same hits as the oriented walk, so sorting and writing are shared. A
+//! that entry: the same hits as the oriented walk, so the writing is shared. A
 //! symmetric pattern's orientations without an entry of their own are walked but never written.
+//! When the patterns' entries lie in pattern order, each pattern's hits are written as one run
+//! in entry order, and sorting them by focus alone orders them ([`compact::sorted_runs`]).
 
 use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
