@@ -823,6 +823,10 @@ pub struct IncrementalScan {
     /// The states of `snap` with a border off the board ([`PAD`]), for the filter's 17
     /// points: kept up to date point by point.
     pad: Vec<u8>,
+    /// Per padded point ([`pad_index`]; kept for the on-board ones): the summary bits
+    /// ([`present`]) of its 3x3 states, kept by XOR as points change, so a visit checks a
+    /// bucket's `near` summary with one read and reads the nine states only when it passes.
+    near: Vec<u64>,
 }
 
 impl IncrementalScan {
@@ -881,6 +885,7 @@ impl IncrementalScan {
             cands: Vec::with_capacity(offsets),
             survivors: Vec::with_capacity(SURVIVORS),
             pad: vec![3; PAD * PAD],
+            near: vec![0; PAD * PAD],
         }
     }
 
@@ -1038,6 +1043,13 @@ impl IncrementalScan {
         let size = now.size as i32;
         if !self.valid || now.size != self.snap.size {
             fill_pad(&mut self.pad, &now);
+            let mut st = [0u8; 9];
+            for y in 0..size {
+                for x in 0..size {
+                    read_states(&self.pad, x, y, 1, &mut st);
+                    self.near[pad_index(x, y)] = present(&st);
+                }
+            }
             self.dropped = 0;
             self.hits.fill(0);
             self.nonzero.fill(0);
@@ -1069,8 +1081,17 @@ impl IncrementalScan {
                 list.push((c.x as i8, c.y as i8, old, c.state));
             });
             u.changed = list.len();
-            for &(x, y, _, b) in &list {
-                self.pad[pad_index(x as i32, y as i32)] = b;
+            for &(x, y, a, b) in &list {
+                let at = pad_index(x as i32, y as i32);
+                self.pad[at] = b;
+                // The point is neighbour `i` of the point `-(nx, ny)` away, and the 3x3
+                // centre (summary point 8) of itself.
+                let flip = |i: usize| (1u64 << (4 * i + a as usize)) ^ (1 << (4 * i + b as usize));
+                self.near[at] ^= flip(8);
+                for (i, &(nx, ny)) in NEIGHBOURS.iter().enumerate() {
+                    let q = at as isize - (ny as isize * PAD as isize + nx as isize);
+                    self.near[q as usize] ^= flip(i);
+                }
             }
             if u.changed == 0 {
                 self.changes = list;
@@ -1169,12 +1190,12 @@ impl IncrementalScan {
                     if bucket.len == 0 || bucket.change & nb_bits != nb_bits {
                         continue;
                     }
-                    let mut st = [0u8; FILTERED];
-                    read_states(&self.pad, x, y, 1, &mut st[..9]);
-                    let near = present(&st[..9]);
+                    let near = self.near[pad_index(x, y)];
                     if bucket.near & near != near {
                         continue;
                     }
+                    let mut st = [0u8; FILTERED];
+                    read_states(&self.pad, x, y, 1, &mut st[..9]);
                     // The picks' states for the filter rows (no summary: the change's
                     // neighbours above already passed most buckets that fail).
                     let at = pad_index(x, y) as isize;
