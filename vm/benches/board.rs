@@ -88,19 +88,7 @@ fn recount(b: &Board) -> u32 {
 }
 
 /// The board seen through `point()` only (no row-bitboard fast path).
-struct PointsOnly<'a>(&'a Board);
-
-impl BoardView for PointsOnly<'_> {
-    fn size(&self) -> u8 {
-        self.0.size()
-    }
-    fn point(&self, x: i32, y: i32) -> Point {
-        self.0.point(x, y)
-    }
-    fn liberties(&self, x: i32, y: i32) -> u16 {
-        self.0.liberties(x, y)
-    }
-}
+use lens_vm::internals::PointsOnly;
 
 fn windows(b: &impl BoardView) -> u32 {
     let n = b.size() as i32;

@@ -62,3 +62,39 @@ pub fn walk_fallbacks(scratch: &crate::Scratch) -> usize {
 pub fn pattern_walks(scratch: &crate::Scratch) -> usize {
     scratch.pattern_walks()
 }
+
+/// The reference board seen as an engine's own board might be, for tests of the `BoardView`
+/// fallbacks: [`PointsOnly`] answers `point()` and `liberties()` only (no row bitboards, so
+/// every fast path falls back), [`RowsOnly`] adds `row_bits` but keeps the trait's default
+/// `window7` (cut from the rows).
+pub struct PointsOnly<'b>(pub &'b crate::board::Board);
+
+impl crate::BoardView for PointsOnly<'_> {
+    fn size(&self) -> u8 {
+        self.0.size()
+    }
+    fn point(&self, x: i32, y: i32) -> crate::Point {
+        self.0.point(x, y)
+    }
+    fn liberties(&self, x: i32, y: i32) -> u16 {
+        self.0.liberties(x, y)
+    }
+}
+
+/// See [`PointsOnly`]: row bitboards, default `window7`.
+pub struct RowsOnly<'b>(pub &'b crate::board::Board);
+
+impl crate::BoardView for RowsOnly<'_> {
+    fn size(&self) -> u8 {
+        self.0.size()
+    }
+    fn point(&self, x: i32, y: i32) -> crate::Point {
+        self.0.point(x, y)
+    }
+    fn liberties(&self, x: i32, y: i32) -> u16 {
+        self.0.liberties(x, y)
+    }
+    fn row_bits(&self, colour: crate::Colour, y: i32) -> Option<u32> {
+        self.0.row_bits(colour, y)
+    }
+}

@@ -4,38 +4,8 @@
 use lens_vm::board::{Board, BoardView, Colour, Point};
 use proptest::prelude::*;
 
-/// A board view without the row-bitboard fast path (as an engine's own board might be).
-struct PointsOnly<'a>(&'a Board);
-
-impl BoardView for PointsOnly<'_> {
-    fn size(&self) -> u8 {
-        self.0.size()
-    }
-    fn point(&self, x: i32, y: i32) -> Point {
-        self.0.point(x, y)
-    }
-    fn liberties(&self, x: i32, y: i32) -> u16 {
-        self.0.liberties(x, y)
-    }
-}
-
-/// A board view with row bitboards but the default `window7` (cut from `row_bits`).
-struct RowsOnly<'a>(&'a Board);
-
-impl BoardView for RowsOnly<'_> {
-    fn size(&self) -> u8 {
-        self.0.size()
-    }
-    fn point(&self, x: i32, y: i32) -> Point {
-        self.0.point(x, y)
-    }
-    fn liberties(&self, x: i32, y: i32) -> u16 {
-        self.0.liberties(x, y)
-    }
-    fn row_bits(&self, colour: Colour, y: i32) -> Option<u32> {
-        self.0.row_bits(colour, y)
-    }
-}
+/// Board views without the row-bitboard fast path, and with rows but the default `window7`.
+use lens_vm::internals::{PointsOnly, RowsOnly};
 
 fn expected(b: &Board, x0: i32, y0: i32, width: u32, rows: usize) -> Vec<[u32; 3]> {
     (0..rows)

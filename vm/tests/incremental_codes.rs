@@ -100,18 +100,7 @@ fn count_stones(b: &Board) -> usize {
 }
 
 /// An engine's board without row bitboards: only `point()` and `liberties()`.
-struct PointsOnly<'b>(&'b Board);
-impl BoardView for PointsOnly<'_> {
-    fn size(&self) -> u8 {
-        self.0.size()
-    }
-    fn point(&self, x: i32, y: i32) -> Point {
-        self.0.get(x, y)
-    }
-    fn liberties(&self, x: i32, y: i32) -> u16 {
-        self.0.liberties(x, y)
-    }
-}
+use lens_vm::internals::PointsOnly;
 
 #[test]
 fn codes_follow_a_board_that_only_answers_point_reads() {

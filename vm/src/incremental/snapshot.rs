@@ -212,18 +212,7 @@ mod tests {
     use crate::board::{Board, Colour, Point};
 
     /// A board that answers `point()` only (no rows): the snapshot takes `window_rows`.
-    struct Points<'b>(&'b Board);
-    impl BoardView for Points<'_> {
-        fn size(&self) -> u8 {
-            self.0.size()
-        }
-        fn point(&self, x: i32, y: i32) -> Point {
-            self.0.point(x, y)
-        }
-        fn liberties(&self, x: i32, y: i32) -> u16 {
-            self.0.liberties(x, y)
-        }
-    }
+    use crate::internals::PointsOnly as Points;
 
     /// The padded-rows read equals the `point()` read, both perspectives, on boards of every
     /// size filled by random legal plays.

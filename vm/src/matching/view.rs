@@ -729,23 +729,7 @@ mod tests {
     use crate::board::Board;
     use alloc::{vec, vec::Vec};
 
-    /// A board with row bitboards but the trait's default `window7` (an engine's own board).
-    struct RowsOnly<'a>(&'a Board);
-
-    impl BoardView for RowsOnly<'_> {
-        fn size(&self) -> u8 {
-            self.0.size()
-        }
-        fn point(&self, x: i32, y: i32) -> Point {
-            self.0.point(x, y)
-        }
-        fn liberties(&self, x: i32, y: i32) -> u16 {
-            self.0.liberties(x, y)
-        }
-        fn row_bits(&self, colour: Colour, y: i32) -> Option<u32> {
-            self.0.row_bits(colour, y)
-        }
-    }
+    use crate::internals::RowsOnly;
 
     #[test]
     fn branch_free_edges_equal_the_definition() {
