@@ -615,7 +615,7 @@ pub(super) fn collect_stones<const N: usize>(
         fallbacks,
         ..
     } = &mut sc.compact;
-    let sl = stones_slot(st, pos, stones, s);
+    let sl = &mut stones_numbered(st, pos, stones, s).slot;
     let raw = &mut sc.raw;
     match sl.n.div_ceil(64) {
         0 | 1 => walk::<1, false, PLANES_ALL>(&ck.walk, qfilter, pos, sl, raw, fallbacks),
@@ -623,16 +623,6 @@ pub(super) fn collect_stones<const N: usize>(
         3 => walk::<3, false, PLANES_ALL>(&ck.walk, qfilter, pos, sl, raw, fallbacks),
         _ => walk::<4, false, PLANES_ALL>(&ck.walk, qfilter, pos, sl, raw, fallbacks),
     }
-}
-
-/// The stones' scratch (allocated on first use) with `stones` numbered.
-fn stones_slot<'a, const N: usize>(
-    st: &'a mut Option<alloc::boxed::Box<Stones>>,
-    pos: &Position,
-    stones: &[u64; N],
-    s: i32,
-) -> &'a mut Slot<PLANES_ALL> {
-    &mut stones_numbered(st, pos, stones, s).slot
 }
 
 /// The stones' scratch (allocated on first use) with `stones` numbered.
