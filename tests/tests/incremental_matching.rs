@@ -5,7 +5,8 @@
 //! geometric-only at test time, as `gnugo_differential` does; nothing derived from the GPL
 //! data is kept) and for every class of the standard library, both perspectives. The
 //! reported difference (appeared, vanished) turns the old set into the new one, and match ids
-//! are unique within a set. The standard library's 3x3 lookup classes also answer the same
+//! are unique within a set. The steps rotate over the machine's instruction-set levels
+//! (`matching::simd`: the incremental filter's ANDs and the rescans). The standard library's 3x3 lookup classes also answer the same
 //! through the kept 3x3 codes (`Codes3x3::match_at`) as through `Rom::match_at`.
 //!
 //! Cost (CI runs this at opt-level 1): every set is updated after every step; it is compared
@@ -24,6 +25,7 @@ use lens_compiler::import::gnugo::{
 };
 use lens_vm::board::{Board, Colour};
 use lens_vm::incremental::{Codes3x3, IncrementalScan, MatchId};
+use lens_vm::matching::simd::{self, Simd};
 use lens_vm::{ClassId, Match, MatchBuf, NoHost, Orientations, Query, Rom, Scratch};
 
 const CAPACITY: usize = 16 * 1024;
@@ -163,6 +165,14 @@ fn ci_games(dir: &std::path::Path) -> Vec<(String, Vec<Step>)> {
 /// Replays every game with updates after each step, then undoes it all; `undo_every`:
 /// compare on every n-th undo.
 fn replay_all(sets: &mut Sets<'_>, games: &[(String, Vec<Step>)], every: usize, undo_every: usize) {
+    // One path per vector level, a step each in turn.
+    let mut levels: Vec<Simd> = Simd::supported().collect();
+    levels.dedup_by_key(|s| s.vector);
+    let mut turn = 0;
+    let mut next_level = || {
+        turn += 1;
+        simd::force(Some(levels[turn % levels.len()])).unwrap();
+    };
     for (g, (name, steps)) in games.iter().enumerate() {
         // The first game is compared after every step; the others sampled.
         let (every, undo_every) = if g == 0 { (1, 1) } else { (every, undo_every) };
@@ -170,6 +180,7 @@ fn replay_all(sets: &mut Sets<'_>, games: &[(String, Vec<Step>)], every: usize, 
         sets.step(&b, true, &|| format!("{name}, empty board"));
         for (i, s) in steps.iter().enumerate() {
             s.apply(&mut b);
+            next_level();
             sets.step(&b, i % every == 0, &|| {
                 format!("{name} after step {} ({s:?})", i + 1)
             });
@@ -177,11 +188,13 @@ fn replay_all(sets: &mut Sets<'_>, games: &[(String, Vec<Step>)], every: usize, 
         let mut i = steps.len();
         while b.undo() {
             i -= 1;
+            next_level();
             sets.step(&b, i % undo_every == 0, &|| {
                 format!("{name} after undoing to step {i}")
             });
         }
     }
+    simd::force(None).unwrap();
 }
 
 #[test]

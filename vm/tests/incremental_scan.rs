@@ -4,7 +4,9 @@
 //! rejects, tests reading liberties and nearby points, defaults, all three modes), both
 //! perspectives and an orientation subset; the reported difference turns the old set into
 //! the new one, with the filter's survivor refill forced on one size and both rematch paths
-//! (per-entry facts, class program) present; updates (and `Codes3x3::update`) never allocate.
+//! (per-entry facts, class program) present, and the instruction-set levels (`matching::simd`:
+//! the filter's ANDs) in rotation over the sizes; updates (and `Codes3x3::update`) never
+//! allocate.
 //! Needs no external data.
 
 mod incremental_support;
@@ -15,6 +17,7 @@ use incremental_support::{Did, Rng as StepRng, random_step};
 use lens_test_support::fixtures::*;
 use lens_vm::board::Board;
 use lens_vm::incremental::{IncrementalScan, MatchId};
+use lens_vm::matching::simd::{self, Simd};
 use lens_vm::spec::{ClassNode, ClassSpec, Mode, RomSpec};
 use lens_vm::*;
 
@@ -64,7 +67,11 @@ fn incremental_sets_equal_full_scans_on_random_games() {
     let mut slots = vec![Match::EMPTY; 1 << 14];
     let mut compared = 0;
     let mut changes = 0;
-    for size in [7u8, 9, 13, 19] {
+    // One path per vector level the machine has (the filter's ANDs take the level).
+    let mut levels: Vec<Simd> = Simd::supported().collect();
+    levels.dedup_by_key(|s| s.vector);
+    for (round, size) in [7u8, 9, 13, 19].into_iter().enumerate() {
+        simd::force(Some(levels[round % levels.len()])).unwrap();
         let mut sets: Vec<IncrementalScan> = rom
             .classes()
             .flat_map(|c| {
@@ -142,6 +149,7 @@ fn incremental_sets_equal_full_scans_on_random_games() {
         }
     }
     internals::set_survivor_flush(None);
+    simd::force(None).unwrap();
     assert!(compared > 20_000, "{compared} matches compared");
     assert!(changes > 2_000, "{changes} changes");
 }

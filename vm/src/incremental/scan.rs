@@ -21,7 +21,7 @@ use core::sync::atomic::{AtomicUsize, Ordering};
 use super::snapshot::{POINTS, PointSet, Snapshot, walk_string};
 use crate::board::{BoardView, Colour, MAX_SIZE};
 use crate::geometry::Orientation;
-use crate::matching::simd::prefetch;
+use crate::matching::simd::{and_rows, prefetch};
 use crate::matching::{
     Ctx, Fact, Geometry, Host, Match, MatchBuf, Query, Scratch, plain_facts, put_plain, run_class,
 };
@@ -156,19 +156,25 @@ const FILTERED: usize = 17;
 /// Buckets of every entry, one per pair of states north and south of the focus.
 const ALL: usize = 16;
 
-/// Filter rows per 64 bucket members: one per (filtered point, state), state 0 friend,
+/// Filter rows per 64 bucket members: one per (state, filtered point), state 0 friend,
 /// 1 foe, 2 empty, 3 off.
 const ROWS: usize = 4 * FILTERED;
+/// u64 per cache line: each bucket's rows start one.
+const LINE: usize = 8;
+/// Words of a bucket ANDed together (one load per point: [`and_rows`]).
+const CHUNK: usize = 8;
 
 #[inline(always)]
 fn point_index(x: i32, y: i32) -> usize {
     y as usize * MAX_SIZE as usize + x as usize
 }
 
-/// A list of entries with their filter: bit `j` of row `w * ROWS + 4 * i + s` says whether
-/// member `64 * w + j` allows state `s` at filtered point `i` ([`FILTERED`]), so ANDing the
-/// rows that the states around the focus and at the slot's picks ([`Index::picks`]) select
-/// leaves exactly the members those 17 points allow.
+/// A list of entries with their filter: bit `j` of row `(s * FILTERED + i) * words + w`
+/// (`words` = `len / 64` rounded up) says whether member `64 * w + j` allows state `s` at
+/// filtered point `i` ([`FILTERED`]), so ANDing the rows that the states around the focus
+/// and at the slot's picks ([`Index::picks`]) select leaves exactly the members those 17
+/// points allow. A (state, point) row of up to 8 words is one load, and the rows of points in
+/// the same state (mostly empty) are side by side: fewer lines than one 68-row block per word.
 #[derive(Clone, Copy, Debug, Default)]
 struct Bucket {
     members: u32,
@@ -214,8 +220,6 @@ pub fn set_survivor_flush(after: Option<usize>) {
     let after = after.map_or(SURVIVORS - 64, |n| n.min(SURVIVORS - 64));
     FLUSH.store(after, Ordering::Relaxed);
 }
-/// Words of a bucket whose first filter rows are asked for ahead.
-const PREFETCH_WORDS: usize = 4;
 
 /// What a class's matches need from the board, built once per class and shared by the
 /// perspectives ([`IncrementalScan::for_perspective`]): the oriented entries' cells and the
@@ -477,6 +481,7 @@ impl Index {
             let at = slots as usize * 9 + k;
             ix.buckets[at] = ix.add_bucket(members, u32::MAX);
         }
+        ix.aligned_rows();
         Some(ix)
     }
 
@@ -484,35 +489,89 @@ impl Index {
         // Members with like neighbourhoods side by side: the filter leaves whole words empty
         // after the first points and stops early there.
         members.sort_by_key(|&(r, allow)| (allow, r));
+        let words = members.len().div_ceil(64);
+        // Each bucket's rows from a cache line (the base is aligned in `aligned_rows`).
+        self.rows.resize(self.rows.len().next_multiple_of(LINE), 0);
         let mut b = Bucket {
             members: self.members.len() as u32,
-            len: 0,
+            len: members.len() as u32,
             rows: self.rows.len() as u32,
             near: 0,
             change,
         };
-        let mut len = 0usize;
-        for (r, allow) in members {
+        self.rows.resize(self.rows.len() + words * ROWS, 0);
+        let rows = &mut self.rows[b.rows as usize..];
+        for (k, (r, allow)) in members.into_iter().enumerate() {
             for (i, &allowed) in allow[..9].iter().enumerate() {
                 b.near |= (allowed as u64 & 0xF) << (4 * i);
             }
-            if len.is_multiple_of(64) {
-                self.rows.extend_from_slice(&[0; ROWS]);
-            }
-            let row = &mut self.rows[b.rows as usize + len / 64 * ROWS..][..ROWS];
             for (i, &allowed) in allow.iter().enumerate() {
                 for s in 0..4 {
                     if allowed >> s & 1 != 0 {
-                        row[4 * i + s] |= 1 << (len % 64);
+                        rows[(s * FILTERED + i) * words + k / 64] |= 1 << (k % 64);
                     }
                 }
             }
             self.members.push(r);
-            len += 1;
         }
-        Bucket {
-            len: len as u32,
-            ..b
+        b
+    }
+
+    /// Moves the rows to a 64-byte boundary in memory (so that each bucket's rows, which
+    /// start at a multiple of 8 u64, start a cache line) and the buckets' offsets with them.
+    fn aligned_rows(&mut self) {
+        let mut rows: Vec<u64> = Vec::with_capacity(self.rows.len() + LINE);
+        let skew = rows.as_ptr().align_offset(64);
+        let skew = if skew < LINE { skew } else { 0 };
+        rows.resize(skew, 0);
+        rows.extend_from_slice(&self.rows);
+        self.rows = rows;
+        for b in &mut self.buckets {
+            b.rows += skew as u32;
+        }
+    }
+
+    /// Calls `f(w, bits)` for every word `w` of bucket `b` that the states `st` leave
+    /// non-empty (bit `j`: member `64 * w + j` allows all of them), in order: a bucket of
+    /// one word with scalar ANDs, out at the point that empties it; larger ones up to
+    /// [`CHUNK`] words at a time ([`and_rows`]: one load per point), out when all are empty
+    /// (from the fourth point on in both).
+    #[inline(always)]
+    fn words(&self, b: Bucket, st: &[u8; FILTERED], mut f: impl FnMut(usize, u64)) {
+        let words = (b.len as usize).div_ceil(64);
+        let block = &self.rows[b.rows as usize..b.rows as usize + words * ROWS];
+        if words == 1 {
+            let mut acc = u64::MAX;
+            for (i, &s) in st.iter().enumerate() {
+                acc &= block[(s & 3) as usize * FILTERED + i];
+                if i >= 3 && acc == 0 {
+                    return;
+                }
+            }
+            f(0, acc);
+            return;
+        }
+        let mut from = 0;
+        while from < words {
+            let n = (words - from).min(CHUNK);
+            let acc = and_rows(block, st, words, from, n, 3);
+            for (l, &bits) in acc[..n].iter().enumerate() {
+                if bits != 0 {
+                    f(from + l, bits);
+                }
+            }
+            from += CHUNK;
+        }
+    }
+
+    /// Asks for the rows that a filter of `b` at states `st` reads for its first
+    /// [`CHUNK`] words: one line per point and state up to 8 words, so all 17 (most chunks
+    /// read most points).
+    #[inline(always)]
+    fn prefetch_rows(&self, b: Bucket, st: &[u8; FILTERED]) {
+        let words = (b.len as usize).div_ceil(64);
+        for (i, &s) in st.iter().enumerate() {
+            prefetch(&self.rows[b.rows as usize + ((s & 3) as usize * FILTERED + i) * words]);
         }
     }
 
@@ -526,19 +585,8 @@ impl Index {
         mut win: impl FnMut(&[u64; 4]) -> bool,
         mut f: impl FnMut(usize),
     ) {
-        let words = (b.len as usize).div_ceil(64);
-        let rows = &self.rows[b.rows as usize..b.rows as usize + words * ROWS];
         let members = &self.members[b.members as usize..(b.members + b.len) as usize];
-        for (w, row) in rows.chunks_exact(ROWS).enumerate() {
-            let mut acc = u64::MAX;
-            // Out after any point that empties the word: a row read is likelier a cache
-            // miss than the branch a mispredict.
-            for (i, &s) in st.iter().enumerate() {
-                acc &= row[4 * i + s as usize];
-                if i >= 3 && acc == 0 {
-                    break;
-                }
-            }
+        self.words(b, st, |w, mut acc| {
             while acc != 0 {
                 let j = w * 64 + acc.trailing_zeros() as usize;
                 acc &= acc - 1;
@@ -547,7 +595,7 @@ impl Index {
                     f(r);
                 }
             }
-        }
+        });
     }
 
     /// Whether every cell of entry `r` beyond the 7x7 window holds at focus `(x, y)` (the
@@ -1203,12 +1251,7 @@ impl IncrementalScan {
                         *s = self.pad[(at + d as isize) as usize];
                     }
                     u.checked += bucket.len as usize;
-                    let words = (bucket.len as usize).div_ceil(64);
-                    for w in 0..words.min(PREFETCH_WORDS) {
-                        let row = &ix.rows[bucket.rows as usize + w * ROWS..][..ROWS];
-                        prefetch(&row[st[0] as usize]);
-                        prefetch(&row[12 + st[3] as usize]);
-                    }
+                    ix.prefetch_rows(bucket, &st);
                     cands.push(Cand {
                         x: v.x,
                         y: v.y,
@@ -1287,18 +1330,7 @@ impl IncrementalScan {
         surv.clear();
         for (k, c) in cands.iter().enumerate() {
             let b = c.bucket;
-            let words = (b.len as usize).div_ceil(64);
-            let rows = &ix.rows[b.rows as usize..b.rows as usize + words * ROWS];
-            for (w, row) in rows.chunks_exact(ROWS).enumerate() {
-                let mut acc = u64::MAX;
-                // Out after any point that empties the word: a row read is likelier a cache
-                // miss than the branch a mispredict.
-                for (i, &s) in c.st.iter().enumerate() {
-                    acc &= row[4 * i + s as usize];
-                    if i >= 3 && acc == 0 {
-                        break;
-                    }
-                }
+            ix.words(b, &c.st, |w, mut acc| {
                 while acc != 0 {
                     let j = b.members as usize + w * 64 + acc.trailing_zeros() as usize;
                     acc &= acc - 1;
@@ -1308,7 +1340,7 @@ impl IncrementalScan {
                 if surv.len() > FLUSH.load(Ordering::Relaxed) {
                     self.check_survivors(ix, now, cands, &mut surv, rematch, u);
                 }
-            }
+            });
         }
         self.check_survivors(ix, now, cands, &mut surv, rematch, u);
         self.survivors = surv;

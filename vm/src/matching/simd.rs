@@ -358,6 +358,62 @@ pub(crate) fn views<B: crate::board::BoardView + ?Sized>(
     }
 }
 
+/// The incremental filter's AND over a chunk of a bucket's words (`incremental/scan.rs`):
+/// `block` holds one row of `words` u64 per (state, point), point `i` in state `s` at
+/// `(s * st.len() + i) * words`; lane `l < n` of the result is the AND of lane `from + l` of
+/// the rows of the states `st` (taken `& 3`) at their points, in order, left once every lane
+/// is zero at point `early` or later; lanes `n..` are zero. Each point's `n` lanes are one
+/// load (masked at the vector levels), so no row beyond them is read.
+#[inline]
+#[cfg_attr(not(feature = "alloc"), allow(dead_code))] // only the (alloc) incremental scan
+pub(crate) fn and_rows(
+    block: &[u64],
+    st: &[u8],
+    words: usize,
+    from: usize,
+    n: usize,
+    early: usize,
+) -> [u64; 8] {
+    // What the vector paths' unchecked reads rely on: every row read lies in `block`.
+    assert!(n <= 8 && from + n <= words && block.len() >= 4 * st.len() * words);
+    match current().vector {
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: AVX-512F only when the CPU has it (`detect`; `force` refuses the rest);
+        // the rows read are in `block` (asserted above).
+        Vector::Avx512 => unsafe { x86::and_rows_avx512(block, st, words, from, n, early) },
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: as above, AVX2.
+        Vector::Avx2 => unsafe { x86::and_rows_avx2(block, st, words, from, n, early) },
+        _ => and_rows_portable(block, st, words, from, n, early),
+    }
+}
+
+#[cfg_attr(not(feature = "alloc"), allow(dead_code))]
+fn and_rows_portable(
+    block: &[u64],
+    st: &[u8],
+    words: usize,
+    from: usize,
+    n: usize,
+    early: usize,
+) -> [u64; 8] {
+    let mut acc = [0u64; 8];
+    acc[..n].fill(u64::MAX);
+    let stride = st.len() * words;
+    for (i, &s) in st.iter().enumerate() {
+        let a = (s & 3) as usize * stride + i * words + from;
+        let mut any = 0;
+        for (x, &r) in acc[..n].iter_mut().zip(&block[a..a + n]) {
+            *x &= r;
+            any |= *x;
+        }
+        if i >= early && any == 0 {
+            break;
+        }
+    }
+    acc
+}
+
 /// Asks for the cache line holding `r` ahead of its use, so that independent misses are in
 /// flight together (the incremental update's phases); a no-op off x86-64. A hint: it never
 /// faults and changes no result.
@@ -387,6 +443,87 @@ mod x86 {
     #[target_feature(enable = "avx2,avx512f,popcnt")]
     pub(super) fn avx512<K: Kernel>(k: K) -> K::Out {
         k.run()
+    }
+
+    /// [`super::and_rows`] with one masked 512-bit load per point. Safety: every row read
+    /// must lie in `block` (`n <= 8`, `from + n <= words`, `4 * st.len() * words` u64s).
+    #[target_feature(enable = "avx2,avx512f")]
+    #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
+    pub(super) unsafe fn and_rows_avx512(
+        block: &[u64],
+        st: &[u8],
+        words: usize,
+        from: usize,
+        n: usize,
+        early: usize,
+    ) -> [u64; 8] {
+        use core::arch::x86_64::*;
+        // (A mask of the live lanes would make each load wait for the AND before it.)
+        let m = ((1u32 << n) - 1) as u8;
+        let mut acc = _mm512_maskz_set1_epi64(m, -1);
+        let stride = st.len() * words;
+        let mut p = block.as_ptr().wrapping_add(from);
+        for (i, &s) in st.iter().enumerate() {
+            // SAFETY: row `(s & 3) * stride + i * words`, lanes `from..from + n`: in `block`
+            // (the caller's promise); the mask reads those lanes only.
+            let v = unsafe { _mm512_maskz_loadu_epi64(m, p.add((s & 3) as usize * stride).cast()) };
+            acc = _mm512_and_si512(acc, v);
+            if i >= early && _mm512_test_epi64_mask(acc, acc) == 0 {
+                break;
+            }
+            p = p.wrapping_add(words);
+        }
+        let mut out = [0u64; 8];
+        // SAFETY: 64 bytes.
+        unsafe { _mm512_storeu_si512(out.as_mut_ptr().cast(), acc) };
+        out
+    }
+
+    /// [`super::and_rows`] with one or two masked 256-bit loads per point. Safety: as
+    /// [`and_rows_avx512`].
+    #[target_feature(enable = "avx2")]
+    #[cfg_attr(not(feature = "alloc"), allow(dead_code))]
+    pub(super) unsafe fn and_rows_avx2(
+        block: &[u64],
+        st: &[u8],
+        words: usize,
+        from: usize,
+        n: usize,
+        early: usize,
+    ) -> [u64; 8] {
+        use core::arch::x86_64::*;
+        // Lane `l` of a half is loaded when its sign bit is set.
+        let lanes = |k: usize| {
+            let k = k.min(4) as i64;
+            _mm256_set_epi64x(-((k > 3) as i64), -((k > 2) as i64), -((k > 1) as i64), -((k > 0) as i64))
+        };
+        let (m0, m1) = (lanes(n), lanes(n.saturating_sub(4)));
+        let (mut lo, mut hi) = (m0, m1);
+        let stride = st.len() * words;
+        let mut p = block.as_ptr().wrapping_add(from);
+        for (i, &s) in st.iter().enumerate() {
+            let r = p.wrapping_add((s & 3) as usize * stride);
+            // SAFETY: as in `and_rows_avx512`: the masks read lanes `from..from + n` of a row
+            // in `block` (the upper half only when `n > 4`).
+            unsafe {
+                lo = _mm256_and_si256(lo, _mm256_maskload_epi64(r.cast(), m0));
+                if n > 4 {
+                    hi = _mm256_and_si256(hi, _mm256_maskload_epi64(r.add(4).cast(), m1));
+                }
+            }
+            let any = _mm256_or_si256(lo, hi);
+            if i >= early && _mm256_testz_si256(any, any) != 0 {
+                break;
+            }
+            p = p.wrapping_add(words);
+        }
+        let mut out = [0u64; 8];
+        // SAFETY: 2 x 32 bytes.
+        unsafe {
+            _mm256_storeu_si256(out.as_mut_ptr().cast(), lo);
+            _mm256_storeu_si256(out.as_mut_ptr().add(4).cast(), hi);
+        }
+        out
     }
 
     #[target_feature(enable = "bmi2")]
@@ -516,5 +653,43 @@ mod tests {
             assert_eq!(force(Some(s)), Err(Unsupported(s)));
         }
         assert!(have.allows(have.best()));
+    }
+
+    #[test]
+    fn and_rows_agrees_on_every_path() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x
+        };
+        for round in 0..400 {
+            let points = 1 + round % 17;
+            let words = 1 + round % 11;
+            // Dense rows (ANDs stay non-zero a while) and sparse ones (early exits).
+            let block: Vec<u64> = (0..4 * points * words)
+                .map(|k| if k % 3 == 0 { next() & next() } else { next() | next() | next() })
+                .collect();
+            let st: Vec<u8> = (0..points).map(|_| next() as u8).collect();
+            let from = (next() as usize) % words;
+            let n = (next() as usize) % (words - from + 1).min(9);
+            let early = round % 5;
+            let want = and_rows_portable(&block, &st, words, from, n, early);
+            assert!(want[n..].iter().all(|&w| w == 0));
+            // Independently: the AND of every point's lanes.
+            for l in 0..n {
+                let and = st.iter().enumerate().fold(u64::MAX, |a, (i, &s)| {
+                    a & block[((s & 3) as usize * points + i) * words + from + l]
+                });
+                assert_eq!(want[l], and, "round {round}, lane {l}");
+            }
+            for s in Simd::supported() {
+                force(Some(s)).unwrap();
+                let got = and_rows(&block, &st, words, from, n, early);
+                assert_eq!(got, want, "{s:?}, round {round}");
+            }
+        }
+        force(None).unwrap();
     }
 }
