@@ -1,13 +1,16 @@
 //! Incremental matching per move (issue 15): GNU Go's patterns.db + patterns2.db (1,222
-//! patterns, geometric import, five classes) kept up to date for both colours by
-//! `lens_vm::incremental::IncrementalScan` while every game record of
-//! `../shared/data/gnugo/games` is replayed and then undone move by move, against full
+//! patterns, geometric import, five classes) kept up to date for both colours while every
+//! game record of `../shared/data/gnugo/games` is replayed and then undone move by move: as
+//! one `lens_vm::incremental::IncrementalGroup` of the ten sets (what an engine calls; one
+//! board read per step) and as ten `IncrementalScan`s updated one by one, against full
 //! rescans of the same ten (class, colour) sets after every play and undo (`ScanSet`, the
 //! five classes and both colours in one call, what an engine would call; and one `ScanPlan`
 //! per set), and against the replay alone, in the same run. Thread CPU time; the summary
 //! prints microseconds per move (a play or an undo; one iteration = every game forth and
 //! back). Reads the GPL data at run time (never copied); prints a note if absent.
 //! Run: `cargo bench -p lens-compiler --bench incremental`.
+//! `LENS_BENCH_PROFILE_INCREMENTAL=1` (or `=sets`: the sets alone): the group alone, five
+//! rounds, no criterion (for callgrind: `--toggle-collect='*Incremental*update*'`, or perf).
 
 #[path = "../../vm/tests/incremental_support/mod.rs"]
 mod incremental_support;
@@ -22,7 +25,7 @@ use lens_compiler::import::gnugo::{
 };
 use lens_test_support::thread_cpu;
 use lens_vm::board::{Board, Colour};
-use lens_vm::incremental::IncrementalScan;
+use lens_vm::incremental::{IncrementalGroup, IncrementalScan};
 use lens_vm::matching::{ScanPlan, ScanSet};
 use lens_vm::{ClassId, Match, MatchBuf, NoHost, Orientations, Query, Rom, Scratch};
 
@@ -30,8 +33,10 @@ use lens_vm::{ClassId, Match, MatchBuf, NoHost, Orientations, Query, Rom, Scratc
 enum Way {
     /// Play the moves, match nothing.
     ReplayOnly,
-    /// Play, then update the ten incremental sets.
+    /// Play, then update the ten incremental sets as one group.
     Incremental,
+    /// Play, then update the ten incremental sets one by one.
+    SetsAlone,
     /// Play, then rescan the ten sets through their plans.
     FullPlan,
     /// Play, then rescan the five classes for both colours in one `ScanSet` call.
@@ -43,6 +48,7 @@ struct World<'r> {
     queries: Vec<Query>,
     plans: Vec<ScanPlan>,
     sets: Vec<IncrementalScan>,
+    group: IncrementalGroup,
     set: ScanSet,
     set_slots: Vec<Match>,
     scratch: Scratch,
@@ -71,6 +77,10 @@ impl World<'_> {
                     )
                 }
                 Way::Incremental => {
+                    w.group.update(&w.rom, b, &NoHost, &mut w.scratch);
+                    w.group.sets().iter().map(|s| s.appeared().len()).sum()
+                }
+                Way::SetsAlone => {
                     let mut n = 0;
                     for set in &mut w.sets {
                         set.update(&w.rom, b, &NoHost, &mut w.scratch);
@@ -157,6 +167,7 @@ fn bench(c: &mut Criterion) {
                 [black, white]
             })
             .collect(),
+        group: IncrementalGroup::new(&rom, &queries, 8192).unwrap(),
         set: ScanSet::new(&rom, &classes).unwrap(),
         set_slots: vec![Match::EMPTY; 8192 * queries.len()],
         queries,
@@ -236,15 +247,21 @@ fn bench(c: &mut Criterion) {
         }
     }
 
-    if std::env::var_os("LENS_BENCH_PROFILE_INCREMENTAL").is_some() {
-        // For `perf record`: the incremental way alone, a few rounds.
+    if let Some(way) = std::env::var_os("LENS_BENCH_PROFILE_INCREMENTAL") {
+        // For `perf record` or callgrind: one incremental way alone, a few rounds.
+        let way = if way == "sets" {
+            Way::SetsAlone
+        } else {
+            Way::Incremental
+        };
         for _ in 0..5 {
-            black_box(w.replay(&games, Way::Incremental));
+            black_box(w.replay(&games, way));
         }
         return;
     }
     let ways = [
         ("incremental", Way::Incremental),
+        ("incremental_sets_alone", Way::SetsAlone),
         ("full_scan_set_rescan", Way::FullSet),
         ("full_plan_rescan", Way::FullPlan),
         ("replay_only", Way::ReplayOnly),
@@ -281,22 +298,26 @@ fn bench(c: &mut Criterion) {
             v[v.len() / 2]
         })
         .collect();
-    let replay = med[3];
+    let replay = med[4];
     let net = |k: usize| med[k] - replay;
     eprintln!(
         "per move, thread CPU, median of 5 rounds (matching alone: minus the replay): \
-         incremental {:.2} us ({:.2}), full ScanSet rescan {:.2} us ({:.2}), \
-         full ScanPlan rescans {:.2} us ({:.2}), replay alone {:.3} us; \
-         ScanSet / incremental = {:.1}x, ScanPlan / incremental = {:.1}x",
+         incremental (group) {:.2} us ({:.2}), sets alone {:.2} us ({:.2}), \
+         full ScanSet rescan {:.2} us ({:.2}), full ScanPlan rescans {:.2} us ({:.2}), \
+         replay alone {:.3} us; ScanSet / incremental = {:.1}x, ScanPlan / incremental = {:.1}x, \
+         sets alone / group = {:.2}x",
         med[0],
         net(0),
         med[1],
         net(1),
         med[2],
         net(2),
+        med[3],
+        net(3),
         replay,
-        net(1) / net(0),
         net(2) / net(0),
+        net(3) / net(0),
+        net(1) / net(0),
     );
 }
 

@@ -5,8 +5,11 @@
 //! geometric-only at test time, as `gnugo_differential` does; nothing derived from the GPL
 //! data is kept) and for every class of the standard library, both perspectives. The
 //! reported difference (appeared, vanished) turns the old set into the new one, and match ids
-//! are unique within a set. The steps rotate over the machine's instruction-set levels
-//! (`matching::simd`: the incremental filter's ANDs and the rescans). The standard library's 3x3 lookup classes also answer the same
+//! are unique within a set. The same (class, perspective) sets as one group
+//! (`IncrementalGroup`, one board read per update) give every set alone's matches, runs and
+//! difference after every step. The steps rotate over the machine's instruction-set levels
+//! (`matching::simd`: the incremental filter's ANDs and the rescans). The standard library's
+//! 3x3 lookup classes also answer the same
 //! through the kept 3x3 codes (`Codes3x3::match_at`) as through `Rom::match_at`.
 //!
 //! Cost (CI runs this at opt-level 1): every set is updated after every step; it is compared
@@ -24,7 +27,7 @@ use lens_compiler::import::gnugo::{
     AnchorColour, Options as ImportOptions, class_name, import_str, stem_ident, wide_class_name,
 };
 use lens_vm::board::{Board, Colour};
-use lens_vm::incremental::{Codes3x3, IncrementalScan, MatchId};
+use lens_vm::incremental::{Codes3x3, IncrementalGroup, IncrementalScan, MatchId};
 use lens_vm::matching::simd::{self, Simd};
 use lens_vm::{ClassId, Match, MatchBuf, NoHost, Orientations, Query, Rom, Scratch};
 
@@ -68,6 +71,8 @@ fn gnugo_rom(dir: &std::path::Path) -> (Vec<u8>, Vec<String>) {
 struct Sets<'r> {
     rom: Rom<'r>,
     sets: Vec<IncrementalScan>,
+    /// The same queries as one group.
+    group: IncrementalGroup,
     scratch: Scratch,
     slots: Vec<Match>,
     updates: usize,
@@ -76,7 +81,7 @@ struct Sets<'r> {
 
 impl<'r> Sets<'r> {
     fn new(rom: Rom<'r>, classes: &[ClassId]) -> Self {
-        let sets = classes
+        let sets: Vec<IncrementalScan> = classes
             .iter()
             .flat_map(|&class| {
                 [Colour::Black, Colour::White].map(|perspective| {
@@ -89,9 +94,12 @@ impl<'r> Sets<'r> {
                 })
             })
             .collect();
+        let queries: Vec<Query> = sets.iter().map(|s| *s.query()).collect();
+        let group = IncrementalGroup::new(&rom, &queries, CAPACITY).unwrap();
         Sets {
             rom,
             sets,
+            group,
             scratch: Scratch::new(),
             slots: vec![Match::EMPTY; CAPACITY],
             updates: 0,
@@ -101,7 +109,8 @@ impl<'r> Sets<'r> {
 
     /// Updates every set; compares with a full scan when `compare`.
     fn step(&mut self, b: &Board, compare: bool, what: &dyn Fn() -> String) {
-        for set in &mut self.sets {
+        self.group.update(&self.rom, b, &NoHost, &mut self.scratch);
+        for (j, set) in self.sets.iter_mut().enumerate() {
             let before: BTreeSet<MatchId> = set.matches().iter().map(MatchId::of).collect();
             set.update(&self.rom, b, &NoHost, &mut self.scratch);
             self.updates += 1;
@@ -127,6 +136,29 @@ impl<'r> Sets<'r> {
             }
             assert_eq!(patched, after, "diff, {}", what());
             self.changes_seen += set.appeared().len() + set.vanished().len();
+            // The group's set of the same query: the same difference, set and runs.
+            let g = self.group.set(j);
+            assert_eq!(g.dropped(), 0);
+            assert!(
+                g.appeared() == set.appeared() && g.vanished() == set.vanished(),
+                "group differs from the set alone, {}",
+                what()
+            );
+            if compare {
+                let size = b.size() as i32;
+                for (x, y) in (0..size).flat_map(|y| (0..size).map(move |x| (x, y))) {
+                    assert!(
+                        g.matches_at(x, y) == set.matches_at(x, y),
+                        "group run, {}",
+                        what()
+                    );
+                }
+            }
+            assert!(
+                self.group.matches(j) == set.matches(),
+                "group set, {}",
+                what()
+            );
             if compare {
                 let mut out = MatchBuf::new(&mut self.slots);
                 self.rom

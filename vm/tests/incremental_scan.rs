@@ -5,8 +5,9 @@
 //! perspectives and an orientation subset; the reported difference turns the old set into
 //! the new one, with the filter's survivor refill forced on one size and both rematch paths
 //! (per-entry facts, class program) present, and the instruction-set levels (`matching::simd`:
-//! the filter's ANDs) in rotation over the sizes; updates (and `Codes3x3::update`) never
-//! allocate.
+//! the filter's ANDs) in rotation over the sizes; the same queries as one group
+//! (`IncrementalGroup`) give each set alone's matches, runs and difference after every update;
+//! updates (and `Codes3x3::update`) never allocate.
 //! Needs no external data.
 
 mod incremental_support;
@@ -16,7 +17,7 @@ use std::collections::BTreeSet;
 use incremental_support::{Did, Rng as StepRng, random_step};
 use lens_test_support::fixtures::*;
 use lens_vm::board::Board;
-use lens_vm::incremental::{IncrementalScan, MatchId};
+use lens_vm::incremental::{IncrementalGroup, IncrementalScan, MatchId};
 use lens_vm::matching::simd::{self, Simd};
 use lens_vm::spec::{ClassNode, ClassSpec, Mode, RomSpec};
 use lens_vm::*;
@@ -100,6 +101,11 @@ fn incremental_sets_equal_full_scans_on_random_games() {
             "{by_facts} of {}",
             sets.len()
         );
+        // The same queries as one group (one read per update): each of its sets equals the
+        // set alone after every update.
+        let queries: Vec<Query> = sets.iter().map(|s| *s.query()).collect();
+        let mut group = IncrementalGroup::new(&rom, &queries, 1 << 14).unwrap();
+        assert_eq!(group.sets().len(), queries.len());
         // On 9x9 the filter checks its held survivors after every word (the refill path).
         internals::set_survivor_flush((size == 9).then_some(0));
         let mut b = Board::new(size).unwrap();
@@ -109,9 +115,10 @@ fn incremental_sets_equal_full_scans_on_random_games() {
                 // Several changes between two updates.
                 did = random_step(&mut steps, &mut b);
             }
+            let mut changed = 0;
             for set in &mut sets {
                 let before: BTreeSet<MatchId> = set.matches().iter().map(MatchId::of).collect();
-                set.update(&rom, &b, &NoHost, &mut scratch);
+                changed = set.update(&rom, &b, &NoHost, &mut scratch).changed;
                 assert_eq!(set.dropped(), 0);
                 let mut out = MatchBuf::new(&mut slots);
                 rom.scan(&b, &NoHost, set.query(), &mut scratch, &mut out);
@@ -145,6 +152,21 @@ fn incremental_sets_equal_full_scans_on_random_games() {
                 changes += set.appeared().len() + set.vanished().len();
                 compared += out.len();
             }
+            let gu = group.update(&rom, &b, &NoHost, &mut scratch);
+            for (j, alone) in sets.iter_mut().enumerate() {
+                let what = || format!("group set {j}, size {size}, step {i} ({did:?})");
+                assert_eq!(group.set(j).dropped(), 0);
+                assert!(group.matches(j) == alone.matches(), "{}", what());
+                let g = group.set(j);
+                assert!(g.appeared() == alone.appeared(), "{} appeared", what());
+                assert!(g.vanished() == alone.vanished(), "{} vanished", what());
+                for y in -1..=size as i32 {
+                    for x in -1..=size as i32 {
+                        assert!(g.matches_at(x, y) == alone.matches_at(x, y), "{}", what());
+                    }
+                }
+            }
+            assert_eq!(gu.changed, changed);
             let _ = did == Did::Nothing;
         }
     }
@@ -206,6 +228,17 @@ fn updates_do_not_allocate() {
             IncrementalScan::new(&rom, q, 4096).unwrap()
         })
         .collect();
+    // A group of both classes, both colours (White's sets share Black's index).
+    let queries: Vec<Query> = sets
+        .iter()
+        .flat_map(|s| {
+            [Colour::Black, Colour::White].map(|perspective| Query {
+                perspective,
+                ..*s.query()
+            })
+        })
+        .collect();
+    let mut group = IncrementalGroup::new(&rom, &queries, 4096).unwrap();
     let mut scratch = Scratch::new();
     let mut b = Board::new(13).unwrap();
     let mut codes = lens_vm::incremental::Codes3x3::new(&b);
@@ -219,6 +252,11 @@ fn updates_do_not_allocate() {
             changed += set.appeared().len();
             // Assembling the whole set does not allocate either.
             std::hint::black_box(set.matches());
+        }
+        group.update(&rom, &b, &NoHost, &mut scratch);
+        for j in 0..queries.len() {
+            changed += group.set(j).appeared().len();
+            std::hint::black_box(group.matches(j));
         }
         codes.update(&b);
         ARMED.with(|a| a.set(false));

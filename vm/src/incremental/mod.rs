@@ -6,6 +6,8 @@
 //! - [`IncrementalScan`] (feature `alloc`): a class's whole-board match set, re-matched only
 //!   where a move can change it, with the matches that appeared and vanished; memory is
 //!   allocated once, at construction.
+//! - [`IncrementalGroup`] (feature `alloc`): several such sets (classes, both colours)
+//!   brought up to date by one update that reads and diffs the board once.
 //!
 //! Both find what changed by comparing the board's stone rows with a copy of their own
 //! ([`crate::BoardView::window_rows`]), so they follow plays, captures, undos and setup edits
@@ -14,9 +16,13 @@
 
 mod codes;
 #[cfg(feature = "alloc")]
+mod group;
+#[cfg(feature = "alloc")]
 pub(crate) mod scan;
 mod snapshot;
 
 pub use codes::{ATARI_SHIFT, CODE_MASK, Codes3x3, STATE_SHIFT, swap_colours};
+#[cfg(feature = "alloc")]
+pub use group::IncrementalGroup;
 #[cfg(feature = "alloc")]
 pub use scan::{IncrementalScan, MatchId, Reach, Update};

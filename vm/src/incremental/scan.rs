@@ -808,6 +808,88 @@ fn read_states(pad: &[u8], x: i32, y: i32, step: i32, st: &mut [u8]) {
     }
 }
 
+/// The board as updates read it from one perspective, kept from update to update: what
+/// does not depend on the class. A set alone keeps one; a group
+/// ([`super::IncrementalGroup`]) keeps one per perspective for all its sets.
+#[derive(Clone, Debug)]
+pub(crate) struct Frame {
+    /// The board at the last read (rows 0 friend, 1 foe).
+    snap: Snapshot,
+    valid: bool,
+    /// The points the last read found changed, `(x, y, old state, new state)` (capacity:
+    /// every point; a field, not a local array, so a read does not clear 2.5 KB per call).
+    changes: Vec<(i8, i8, u8, u8)>,
+    /// The states of `snap` with a border off the board ([`PAD`]), for the filter's 17
+    /// points: kept up to date point by point.
+    pad: Vec<u8>,
+    /// Per padded point ([`pad_index`]; kept for the on-board ones): the summary bits
+    /// ([`present`]) of its 3x3 states, kept by XOR as points change, so a visit checks a
+    /// bucket's `near` summary with one read and reads the nine states only when it passes.
+    near: Vec<u64>,
+}
+
+/// An empty frame without memory (what `core::mem::take` leaves); [`Frame::new`] to read.
+impl Default for Frame {
+    fn default() -> Frame {
+        Frame {
+            snap: Snapshot::EMPTY,
+            valid: false,
+            changes: Vec::new(),
+            pad: Vec::new(),
+            near: Vec::new(),
+        }
+    }
+}
+
+impl Frame {
+    pub(crate) fn new() -> Frame {
+        Frame {
+            snap: Snapshot::EMPTY,
+            valid: false,
+            changes: Vec::with_capacity(POINTS),
+            pad: vec![3; PAD * PAD],
+            near: vec![0; PAD * PAD],
+        }
+    }
+
+    /// Brings the frame to `now` (the changed points into `changes`, the padded states and
+    /// summaries point by point); `true` when it was rebuilt instead (the first read, or
+    /// another board size): then every set matches the whole board.
+    pub(crate) fn advance(&mut self, now: &Snapshot) -> bool {
+        self.changes.clear();
+        if !self.valid || now.size != self.snap.size {
+            fill_pad(&mut self.pad, now);
+            let mut st = [0u8; 9];
+            for y in 0..now.size as i32 {
+                for x in 0..now.size as i32 {
+                    read_states(&self.pad, x, y, 1, &mut st);
+                    self.near[pad_index(x, y)] = present(&st);
+                }
+            }
+            (self.snap, self.valid) = (*now, true);
+            return true;
+        }
+        let (list, snap) = (&mut self.changes, &self.snap);
+        snap.diff(now, |c| {
+            list.push((c.x as i8, c.y as i8, snap.state(c.x, c.y), c.state));
+        });
+        for &(x, y, a, b) in &self.changes {
+            let at = pad_index(x as i32, y as i32);
+            self.pad[at] = b;
+            // The point is neighbour `i` of the point `-(nx, ny)` away, and the 3x3
+            // centre (summary point 8) of itself.
+            let flip = |i: usize| (1u64 << (4 * i + a as usize)) ^ (1 << (4 * i + b as usize));
+            self.near[at] ^= flip(8);
+            for (i, &(nx, ny)) in NEIGHBOURS.iter().enumerate() {
+                let q = at as isize - (ny as isize * PAD as isize + nx as isize);
+                self.near[q as usize] ^= flip(i);
+            }
+        }
+        self.snap = *now;
+        false
+    }
+}
+
 /// The match set of one query (class, perspective, orientations) over a whole board, kept
 /// up to date by [`IncrementalScan::update`] after each play, undo or edit. All memory is
 /// allocated by [`IncrementalScan::new`] (hit sets of `entries / 8 * 625` bytes, the
@@ -857,9 +939,6 @@ pub struct IncrementalScan {
     assembled: bool,
     /// Output slots of the rematches.
     fresh: Vec<Match>,
-    /// The points an update found changed, `(x, y, old state, new state)` (capacity: every
-    /// point; a field, not a local array, so an update does not clear 2.5 KB per call).
-    changes: Vec<(i8, i8, u8, u8)>,
     appeared: Vec<Match>,
     vanished: Vec<Match>,
     dropped: usize,
@@ -868,13 +947,8 @@ pub struct IncrementalScan {
     visits: Vec<Visit>,
     cands: Vec<Cand>,
     survivors: Vec<(u32, u32)>,
-    /// The states of `snap` with a border off the board ([`PAD`]), for the filter's 17
-    /// points: kept up to date point by point.
-    pad: Vec<u8>,
-    /// Per padded point ([`pad_index`]; kept for the on-board ones): the summary bits
-    /// ([`present`]) of its 3x3 states, kept by XOR as points change, so a visit checks a
-    /// bucket's `near` summary with one read and reads the nine states only when it passes.
-    near: Vec<u64>,
+    /// The board as this set alone reads it (a group keeps one per perspective instead).
+    frame: Frame,
 }
 
 impl IncrementalScan {
@@ -890,10 +964,15 @@ impl IncrementalScan {
     /// An (empty) set of the same class and orientations for `perspective`, sharing this
     /// set's index (no rebuild; half the memory for both colours).
     pub fn for_perspective(&self, perspective: Colour) -> IncrementalScan {
-        let query = Query {
+        self.for_query(Query {
             perspective,
             ..self.query
-        };
+        })
+    }
+
+    /// An (empty) set of `query`, whose class must be this set's, sharing this set's index.
+    pub(crate) fn for_query(&self, query: Query) -> IncrementalScan {
+        debug_assert!(query.class == self.query.class);
         IncrementalScan::with_index(self.ix.clone(), self.reach, query, self.capacity)
     }
 
@@ -925,15 +1004,13 @@ impl IncrementalScan {
             matches: Vec::with_capacity(capacity),
             assembled: true,
             fresh: vec![Match::EMPTY; capacity],
-            changes: Vec::with_capacity(POINTS),
             appeared: Vec::with_capacity(capacity),
             vanished: Vec::with_capacity(capacity),
             dropped: 0,
             visits: Vec::with_capacity(offsets),
             cands: Vec::with_capacity(offsets),
             survivors: Vec::with_capacity(SURVIVORS),
-            pad: vec![3; PAD * PAD],
-            near: vec![0; PAD * PAD],
+            frame: Frame::new(),
         }
     }
 
@@ -992,7 +1069,7 @@ impl IncrementalScan {
 
     /// Every hit of focus `(x, y)` from scratch (none unless the focus state is allowed);
     /// returns the entries filtered.
-    fn compute_hits(&mut self, snap: &Snapshot, x: i32, y: i32) -> (usize, usize) {
+    fn compute_hits(&mut self, pad: &[u8], snap: &Snapshot, x: i32, y: i32) -> (usize, usize) {
         let ix = &*self.ix;
         let p = point_index(x, y);
         let hits = &mut self.hits[p * self.words..(p + 1) * self.words];
@@ -1009,8 +1086,8 @@ impl IncrementalScan {
         }
         let (mut n, mut verified) = (0, 0);
         let mut st = [0u8; FILTERED];
-        read_states(&self.pad, x, y, 1, &mut st[..9]);
-        read_states(&self.pad, x, y, 2, &mut st[9..]);
+        read_states(pad, x, y, 1, &mut st[..9]);
+        read_states(pad, x, y, 2, &mut st[9..]);
         let all = ix.buckets[ix.buckets.len() - ALL + st[0] as usize * 4 + st[3] as usize];
         let view = View7::cut(snap, x, y);
         let win = |m: &[u64; 4]| {
@@ -1084,20 +1161,33 @@ impl IncrementalScan {
         scratch: &mut Scratch,
     ) -> Update {
         let now = self.read(board);
+        // Taken out for the call (no allocation: an empty frame is put in its place).
+        let mut frame = core::mem::take(&mut self.frame);
+        let rebuilt = frame.advance(&now);
+        let u = self.apply(rom, board, host, scratch, &frame, rebuilt);
+        self.frame = frame;
+        u
+    }
+
+    /// An update from `frame`, just advanced to the board from the query's perspective
+    /// (`rebuilt`: it was rebuilt, so the whole board is matched again).
+    pub(crate) fn apply<B: BoardView + ?Sized, H: Host + ?Sized>(
+        &mut self,
+        rom: &Rom<'_>,
+        board: &B,
+        host: &H,
+        scratch: &mut Scratch,
+        frame: &Frame,
+        rebuilt: bool,
+    ) -> Update {
+        let now = frame.snap;
         self.appeared.clear();
         self.vanished.clear();
         let mut u = Update::default();
         let mut rematch = PointSet::new();
         let size = now.size as i32;
-        if !self.valid || now.size != self.snap.size {
-            fill_pad(&mut self.pad, &now);
-            let mut st = [0u8; 9];
-            for y in 0..size {
-                for x in 0..size {
-                    read_states(&self.pad, x, y, 1, &mut st);
-                    self.near[pad_index(x, y)] = present(&st);
-                }
-            }
+        let (pad, near) = (&frame.pad[..], &frame.near[..]);
+        if rebuilt || !self.valid || now.size != self.snap.size {
             self.dropped = 0;
             self.hits.fill(0);
             self.nonzero.fill(0);
@@ -1105,7 +1195,7 @@ impl IncrementalScan {
             self.with_hits = PointSet::new();
             for y in 0..size {
                 for x in 0..size {
-                    let (c, v) = self.compute_hits(&now, x, y);
+                    let (c, v) = self.compute_hits(pad, &now, x, y);
                     (u.checked, u.verified) = (u.checked + c, u.verified + v);
                     rematch.insert(x, y);
                 }
@@ -1122,27 +1212,9 @@ impl IncrementalScan {
             }
             u.changed = POINTS;
         } else {
-            let mut list = core::mem::take(&mut self.changes);
-            list.clear();
-            self.snap.diff(&now, |c| {
-                let old = self.snap.state(c.x, c.y);
-                list.push((c.x as i8, c.y as i8, old, c.state));
-            });
+            let list = &frame.changes[..];
             u.changed = list.len();
-            for &(x, y, a, b) in &list {
-                let at = pad_index(x as i32, y as i32);
-                self.pad[at] = b;
-                // The point is neighbour `i` of the point `-(nx, ny)` away, and the 3x3
-                // centre (summary point 8) of itself.
-                let flip = |i: usize| (1u64 << (4 * i + a as usize)) ^ (1 << (4 * i + b as usize));
-                self.near[at] ^= flip(8);
-                for (i, &(nx, ny)) in NEIGHBOURS.iter().enumerate() {
-                    let q = at as isize - (ny as isize * PAD as isize + nx as isize);
-                    self.near[q as usize] ^= flip(i);
-                }
-            }
             if u.changed == 0 {
-                self.changes = list;
                 return u;
             }
             // Per row, the points whose state the class allows at its focus.
@@ -1166,7 +1238,7 @@ impl IncrementalScan {
                 // The changed point as a focus: its focus test changed.
                 let flipped = ix.focus_ok(a) != ix.focus_ok(b);
                 if flipped {
-                    let (c, v) = self.compute_hits(&now, cx, cy);
+                    let (c, v) = self.compute_hits(pad, &now, cx, cy);
                     (u.checked, u.verified) = (u.checked + c, u.verified + v);
                     rematch.insert(cx, cy);
                 }
@@ -1174,7 +1246,7 @@ impl IncrementalScan {
                 let window = (u64::MAX >> (63 - x1 + x0) << x0) as u32;
                 let t = (a * 3 + b) as usize;
                 let mut nb = [0u8; 8];
-                read_states(&self.pad, cx, cy, 1, &mut nb);
+                read_states(pad, cx, cy, 1, &mut nb);
                 let nb_bits = present(&nb) as u32;
                 // The gain rows of the change's neighbours' states (ANDed per row below).
                 let gains: [&[u64]; 8] = core::array::from_fn(|i| {
@@ -1238,17 +1310,17 @@ impl IncrementalScan {
                     if bucket.len == 0 || bucket.change & nb_bits != nb_bits {
                         continue;
                     }
-                    let near = self.near[pad_index(x, y)];
-                    if bucket.near & near != near {
+                    let around = near[pad_index(x, y)];
+                    if bucket.near & around != around {
                         continue;
                     }
                     let mut st = [0u8; FILTERED];
-                    read_states(&self.pad, x, y, 1, &mut st[..9]);
+                    read_states(pad, x, y, 1, &mut st[..9]);
                     // The picks' states for the filter rows (no summary: the change's
                     // neighbours above already passed most buckets that fail).
                     let at = pad_index(x, y) as isize;
                     for (s, &d) in st[9..].iter_mut().zip(&ix.picks[slot as usize]) {
-                        *s = self.pad[(at + d as isize) as usize];
+                        *s = pad[(at + d as isize) as usize];
                     }
                     u.checked += bucket.len as usize;
                     ix.prefetch_rows(bucket, &st);
@@ -1264,8 +1336,7 @@ impl IncrementalScan {
             }
             self.visits = visits;
             self.cands = cands;
-            self.rematch_by_tests(board, &now, &list, &mut rematch);
-            self.changes = list;
+            self.rematch_by_tests(board, &now, list, &mut rematch);
         }
         self.snap = now;
         self.valid = true;
