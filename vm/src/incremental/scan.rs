@@ -565,12 +565,14 @@ impl Index {
     }
 
     /// Asks for the rows that a filter of `b` at states `st` reads for its first
-    /// [`CHUNK`] words: one line per point and state up to 8 words, so all 17 (most chunks
-    /// read most points).
+    /// [`CHUNK`] words: those of the first four points for a bucket of one word (most are
+    /// left early), of all 17 for larger ones (a point's row of up to 8 words is one line,
+    /// and most chunks read most points).
     #[inline(always)]
     fn prefetch_rows(&self, b: Bucket, st: &[u8; FILTERED]) {
         let words = (b.len as usize).div_ceil(64);
-        for (i, &s) in st.iter().enumerate() {
+        let points = if words == 1 { 4 } else { FILTERED };
+        for (i, &s) in st[..points].iter().enumerate() {
             prefetch(&self.rows[b.rows as usize + ((s & 3) as usize * FILTERED + i) * words]);
         }
     }

@@ -495,7 +495,12 @@ mod x86 {
         // Lane `l` of a half is loaded when its sign bit is set.
         let lanes = |k: usize| {
             let k = k.min(4) as i64;
-            _mm256_set_epi64x(-((k > 3) as i64), -((k > 2) as i64), -((k > 1) as i64), -((k > 0) as i64))
+            _mm256_set_epi64x(
+                -((k > 3) as i64),
+                -((k > 2) as i64),
+                -((k > 1) as i64),
+                -((k > 0) as i64),
+            )
         };
         let (m0, m1) = (lanes(n), lanes(n.saturating_sub(4)));
         let (mut lo, mut hi) = (m0, m1);
@@ -511,8 +516,9 @@ mod x86 {
                     hi = _mm256_and_si256(hi, _mm256_maskload_epi64(r.add(4).cast(), m1));
                 }
             }
-            let any = _mm256_or_si256(lo, hi);
-            if i >= early && _mm256_testz_si256(any, any) != 0 {
+            // (A compare and a byte mask: LLVM turns `vptest` here into an OR reduction.)
+            let zero = _mm256_cmpeq_epi64(_mm256_or_si256(lo, hi), _mm256_setzero_si256());
+            if i >= early && _mm256_movemask_epi8(zero) == -1 {
                 break;
             }
             p = p.wrapping_add(words);
@@ -657,6 +663,7 @@ mod tests {
 
     #[test]
     fn and_rows_agrees_on_every_path() {
+        use alloc::vec::Vec;
         let mut x = 0x9E37_79B9_7F4A_7C15u64;
         let mut next = || {
             x ^= x << 13;
@@ -669,7 +676,13 @@ mod tests {
             let words = 1 + round % 11;
             // Dense rows (ANDs stay non-zero a while) and sparse ones (early exits).
             let block: Vec<u64> = (0..4 * points * words)
-                .map(|k| if k % 3 == 0 { next() & next() } else { next() | next() | next() })
+                .map(|k| {
+                    if k % 3 == 0 {
+                        next() & next()
+                    } else {
+                        next() | next() | next()
+                    }
+                })
                 .collect();
             let st: Vec<u8> = (0..points).map(|_| next() as u8).collect();
             let from = (next() as usize) % words;
