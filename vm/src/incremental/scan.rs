@@ -953,6 +953,15 @@ impl IncrementalScan {
         IncrementalScan::with_index(self.ix.clone(), self.reach, query, self.capacity)
     }
 
+    /// The set without a frame of its own (no memory): for a group's sets, which read the
+    /// group's frames and are never updated alone.
+    pub(crate) fn without_frame(self) -> IncrementalScan {
+        IncrementalScan {
+            frame: Frame::default(),
+            ..self
+        }
+    }
+
     fn with_index(ix: Arc<Index>, reach: Reach, query: Query, capacity: usize) -> Self {
         let words = ix.entries.div_ceil(64).max(1);
         let breaks = vec![0; POINTS * 3 * ix.slot_words];
