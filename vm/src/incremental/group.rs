@@ -41,7 +41,7 @@ impl IncrementalGroup {
                 Some(s) => s.for_query(q),
                 None => IncrementalScan::new(rom, q, capacity)?,
             };
-            sets.push(set);
+            sets.push(set.without_frame());
         }
         let used =
             [Colour::Black, Colour::White].map(|c| queries.iter().any(|q| q.perspective == c));
