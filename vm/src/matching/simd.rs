@@ -7,8 +7,10 @@
 //! the first two is the same for every level: a kernel implements `Kernel` and `run` calls it
 //! inside a function compiled with `#[target_feature]`, so LLVM vectorises it for that width.
 //! The whole-board scan builds its offset planes with `pext` at the AVX-512 level (`gather`).
-//! This is the crate's only `unsafe`: calling such a function is sound only on a CPU with the
-//! feature, and `run`, `gather` and `view` do so only when [`current`] says the CPU has it.
+//! The incremental filter's ANDs over a chunk of bucket words (`and_rows`) are written per
+//! level with masked loads. This is the crate's only `unsafe`: calling such a function is
+//! sound only on a CPU with the feature, and `run`, `gather`, `view` and `and_rows` do so only
+//! when [`current`] says the CPU has it.
 //!
 //! * With `std`, the CPU is asked once (`is_x86_feature_detected!`: AVX2, AVX-512F, BMI2,
 //!   AVX-512 BITALG with VBMI and BW).
