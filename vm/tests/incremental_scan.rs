@@ -2,9 +2,9 @@
 //! with captures, passes, undos, setup removals, several steps between some updates) on boards
 //! of several sizes, for random classes of every kind (packed and general fields, globs,
 //! rejects, tests reading liberties and nearby points, defaults, all three modes), both
-//! perspectives and an orientation subset; the reported difference turns the old set into
-//! the new one, with the filter's survivor refill forced on one size and both rematch paths
-//! (per-entry facts, class program) present; the same queries as one group
+//! perspectives and an orientation subset; the reported difference (in scan order) turns the
+//! old set into the new one, with the filter's survivor refill forced on one size and both
+//! rematch paths (per-entry facts, class program) present; the same queries as one group
 //! (`IncrementalGroup`) give each set alone's matches, runs and difference after every update;
 //! updates (and `Codes3x3::update`) never allocate.
 //! Needs no external data.
@@ -111,7 +111,8 @@ fn incremental_sets_equal_full_scans_on_random_games() {
             }
             let mut changed = 0;
             for set in &mut sets {
-                let before: BTreeSet<MatchId> = set.matches().iter().map(MatchId::of).collect();
+                let was = set.matches().to_vec();
+                let before: BTreeSet<MatchId> = was.iter().map(MatchId::of).collect();
                 changed = set.update(&rom, &b, &NoHost, &mut scratch).changed;
                 assert_eq!(set.dropped(), 0);
                 let mut out = MatchBuf::new(&mut slots);
@@ -131,6 +132,12 @@ fn incremental_sets_equal_full_scans_on_random_games() {
                 }
                 let after: BTreeSet<MatchId> = set.matches().iter().map(MatchId::of).collect();
                 assert_eq!(patched, after);
+                // Both lists in scan order (as the sets before and after list them).
+                assert!(
+                    in_order(set.appeared(), out.as_slice()),
+                    "appeared in scan order"
+                );
+                assert!(in_order(set.vanished(), &was), "vanished in scan order");
                 // Each focus's run is the full scan's matches there.
                 for y in -1..=size as i32 {
                     for x in -1..=size as i32 {
@@ -167,6 +174,12 @@ fn incremental_sets_equal_full_scans_on_random_games() {
     internals::set_survivor_flush(None);
     assert!(compared > 20_000, "{compared} matches compared");
     assert!(changes > 2_000, "{changes} changes");
+}
+
+/// Whether `part` lists some of `whole`'s matches in `whole`'s order.
+fn in_order(part: &[Match], whole: &[Match]) -> bool {
+    let mut rest = whole.iter();
+    part.iter().all(|m| rest.any(|w| w == m))
 }
 
 /// Counts allocations made on this thread while armed.

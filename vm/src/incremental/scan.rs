@@ -152,7 +152,7 @@ const MAX_SPAN: i32 = MAX_SIZE as i32 - 1;
 const NO_SLOT: u16 = u16::MAX;
 /// Points the bucket filter reads: the focus's 3x3 square (its 8 neighbours in
 /// [`NEIGHBOURS`] order, then the focus) and 8 more, chosen per offset slot of the change
-/// ([`Index::picks`]; for matching from scratch, the points two away).
+/// ([`Index::picks`]; for matching from scratch, per [`ALL`] bucket: [`Index::all_picks`]).
 const FILTERED: usize = 17;
 /// Buckets of every entry, one per pair of states north and south of the focus.
 const ALL: usize = 16;
@@ -249,6 +249,10 @@ struct Index {
     /// first choice) repeat the focus's 3x3 when the change is near the focus and read
     /// points beyond most patterns' cells when it is far.
     picks: Vec<[i16; 8]>,
+    /// Per [`ALL`] bucket, the filter's points 9..17 for matching a focus from scratch (as
+    /// `picks`): the 8 points of the focus's 5x5 ring where its members refuse the most
+    /// on-board states.
+    all_picks: [[i16; 8]; ALL],
     /// u64 words per bitmap over the slots.
     slot_words: usize,
     /// Per entry, `3 * slot_words` u64: the slots where one of its cells refuses state `b`
@@ -393,6 +397,7 @@ impl Index {
             span,
             side,
             grid,
+            all_picks: [[0; 8]; ALL],
             picks: picks
                 .iter()
                 .map(|p| p.map(|(x, y)| (y * PAD as i32 + x) as i16))
@@ -463,17 +468,37 @@ impl Index {
             }
         }
         // Matching a focus from scratch: every entry, split by the states it allows north
-        // and south of the focus, filtered by its 3x3 square and the points two away.
-        let two = NEIGHBOURS.map(|(x, y)| (2 * x as i32, 2 * y as i32));
-        let all: Vec<_> = (0..n)
-            .map(|r| (r as u32, filtered(&ix.cells, &ix.starts, r, &two)))
+        // and south of the focus, filtered by its 3x3 square and the 8 points of the 5x5
+        // ring where the split's entries refuse the most (as `pick_points` scores them).
+        let ring: Vec<(i32, i32)> = (-2..=2)
+            .flat_map(|y| (-2..=2).map(move |x| (x, y)))
+            .filter(|&(x, y)| cheb(x, y) == 2)
             .collect();
         for k in 0..ALL {
             let (north, south) = (k / 4, k % 4);
-            let members = all
+            let in_split = |r: usize| {
+                let f = filtered(&ix.cells, &ix.starts, r, &[(0, 0); 8]);
+                f[0] >> north & 1 != 0 && f[3] >> south & 1 != 0
+            };
+            let split: Vec<usize> = (0..n).filter(|&r| in_split(r)).collect();
+            let mut score = [0u64; 16];
+            for &r in &split {
+                for c in &ix.cells[ix.starts[r] as usize..ix.starts[r + 1] as usize] {
+                    if let Some(q) = ring.iter().position(|&q| q == (c.dx as i32, c.dy as i32)) {
+                        score[q] += 3 - (c.allowed & 7).count_ones() as u64;
+                    }
+                }
+            }
+            let mut order: Vec<usize> = (0..ring.len()).collect();
+            order.sort_by_key(|&q| core::cmp::Reverse(score[q]));
+            let mut picks = [(0, 0); 8];
+            for (p, &q) in picks.iter_mut().zip(&order) {
+                *p = ring[q];
+            }
+            ix.all_picks[k] = picks.map(|(x, y)| (y * PAD as i32 + x) as i16);
+            let members = split
                 .iter()
-                .filter(|(_, f)| f[0] >> north & 1 != 0 && f[3] >> south & 1 != 0)
-                .copied()
+                .map(|&r| (r as u32, filtered(&ix.cells, &ix.starts, r, &picks)))
                 .collect();
             let at = slots as usize * 9 + k;
             ix.buckets[at] = ix.add_bucket(members, u32::MAX);
@@ -1036,8 +1061,12 @@ impl IncrementalScan {
         let (mut n, mut verified) = (0, 0);
         let mut st = [0u8; FILTERED];
         read_states(pad, x, y, 1, &mut st[..9]);
-        read_states(pad, x, y, 2, &mut st[9..]);
-        let all = ix.buckets[ix.buckets.len() - ALL + st[0] as usize * 4 + st[3] as usize];
+        let k = st[0] as usize * 4 + st[3] as usize;
+        let all = ix.buckets[ix.buckets.len() - ALL + k];
+        let at = pad_index(x, y) as isize;
+        for (s, &d) in st[9..].iter_mut().zip(&ix.all_picks[k]) {
+            *s = pad[(at + d as isize) as usize];
+        }
         let view = View7::cut(snap, x, y);
         let win = |m: &[u64; 4]| {
             verified += 1;
