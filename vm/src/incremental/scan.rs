@@ -13,6 +13,7 @@
 //! `vanished`. Matches are identified by [`MatchId`] (focus, pattern, orientation), stable
 //! from move to move.
 
+use alloc::boxed::Box;
 use alloc::sync::Arc;
 use alloc::vec;
 use alloc::vec::Vec;
@@ -805,19 +806,6 @@ pub(crate) struct Frame {
     near: Vec<u64>,
 }
 
-/// An empty frame without memory (what `core::mem::take` leaves); [`Frame::new`] to read.
-impl Default for Frame {
-    fn default() -> Frame {
-        Frame {
-            snap: Snapshot::EMPTY,
-            valid: false,
-            changes: Vec::new(),
-            pad: Vec::new(),
-            near: Vec::new(),
-        }
-    }
-}
-
 impl Frame {
     pub(crate) fn new() -> Frame {
         Frame {
@@ -925,7 +913,7 @@ pub struct IncrementalScan {
     cands: Vec<Cand>,
     survivors: Vec<(u32, u32)>,
     /// The board as this set alone reads it (a group keeps one per perspective instead).
-    frame: Frame,
+    frame: Option<Box<Frame>>,
 }
 
 impl IncrementalScan {
@@ -957,7 +945,7 @@ impl IncrementalScan {
     /// group's frames and are never updated alone.
     pub(crate) fn without_frame(self) -> IncrementalScan {
         IncrementalScan {
-            frame: Frame::default(),
+            frame: None,
             ..self
         }
     }
@@ -996,7 +984,7 @@ impl IncrementalScan {
             visits: Vec::with_capacity(offsets),
             cands: Vec::with_capacity(offsets),
             survivors: Vec::with_capacity(SURVIVORS),
-            frame: Frame::new(),
+            frame: Some(Box::new(Frame::new())),
         }
     }
 
@@ -1151,11 +1139,12 @@ impl IncrementalScan {
         scratch: &mut Scratch,
     ) -> Update {
         let now = self.read(board);
-        // Taken out for the call (no allocation: an empty frame is put in its place).
-        let mut frame = core::mem::take(&mut self.frame);
+        // Taken out for the call (a pointer). A group's sets have none, but are never
+        // updated alone.
+        let mut frame = self.frame.take().unwrap_or_else(|| Box::new(Frame::new()));
         let rebuilt = frame.advance(&now);
         let u = self.apply(rom, board, host, scratch, &frame, rebuilt);
-        self.frame = frame;
+        self.frame = Some(frame);
         u
     }
 
@@ -1170,7 +1159,7 @@ impl IncrementalScan {
         frame: &Frame,
         rebuilt: bool,
     ) -> Update {
-        let now = frame.snap;
+        let now = &frame.snap;
         self.appeared.clear();
         self.vanished.clear();
         let mut u = Update::default();
@@ -1185,7 +1174,7 @@ impl IncrementalScan {
             self.with_hits = PointSet::new();
             for y in 0..size {
                 for x in 0..size {
-                    let (c, v) = self.compute_hits(pad, &now, x, y);
+                    let (c, v) = self.compute_hits(pad, now, x, y);
                     (u.checked, u.verified) = (u.checked + c, u.verified + v);
                     rematch.insert(x, y);
                 }
@@ -1228,7 +1217,7 @@ impl IncrementalScan {
                 // The changed point as a focus: its focus test changed.
                 let flipped = ix.focus_ok(a) != ix.focus_ok(b);
                 if flipped {
-                    let (c, v) = self.compute_hits(pad, &now, cx, cy);
+                    let (c, v) = self.compute_hits(pad, now, cx, cy);
                     (u.checked, u.verified) = (u.checked + c, u.verified + v);
                     rematch.insert(cx, cy);
                 }
@@ -1327,13 +1316,13 @@ impl IncrementalScan {
                     });
                 }
                 // Phases 3 to 5: the filter, the survivors' ids, their window masks.
-                self.settle(ix, &now, &cands, &mut rematch, &mut u);
+                self.settle(ix, now, &cands, &mut rematch, &mut u);
             }
             self.visits = visits;
             self.cands = cands;
-            self.rematch_by_tests(board, &now, list, &mut rematch);
+            self.rematch_by_tests(board, now, list, &mut rematch);
         }
-        self.snap = now;
+        self.snap = *now;
         self.valid = true;
 
         // The class program at every focus to rematch, row by row (often none).
