@@ -26,6 +26,7 @@ use lens_compiler::import::gnugo::{
 use lens_test_support::thread_cpu;
 use lens_vm::board::{Board, Colour};
 use lens_vm::incremental::{IncrementalGroup, IncrementalScan};
+use lens_vm::matching::simd::{self, Simd, Vector};
 use lens_vm::matching::{ScanPlan, ScanSet};
 use lens_vm::{ClassId, Match, MatchBuf, NoHost, Orientations, Query, Rom, Scratch};
 
@@ -318,6 +319,37 @@ fn bench(c: &mut Criterion) {
         net(2) / net(0),
         net(3) / net(0),
         net(1) / net(0),
+    );
+
+    // The group at each vector level this CPU has, alternating (the filter's chunk ANDs
+    // are the incremental step's only per-level code): what a machine without AVX-512, or
+    // without AVX2, would see relative to this one's default.
+    let levels: Vec<Simd> = [Vector::Portable, Vector::Avx2, Vector::Avx512]
+        .into_iter()
+        .filter_map(|v| Simd::supported().filter(|s| s.vector == v).last())
+        .collect();
+    let mut t: Vec<Vec<f64>> = vec![Vec::new(); levels.len()];
+    for _ in 0..5 {
+        for (k, &level) in levels.iter().enumerate() {
+            simd::force(Some(level)).unwrap();
+            let t0 = thread_cpu::thread_cpu();
+            black_box(w.replay(&games, Way::Incremental));
+            let d: Duration = thread_cpu::thread_cpu() - t0;
+            t[k].push(d.as_secs_f64() * 1e6 / moves as f64);
+        }
+    }
+    simd::force(None).unwrap();
+    let per_level: Vec<String> = levels
+        .iter()
+        .zip(&mut t)
+        .map(|(l, v)| {
+            v.sort_by(f64::total_cmp);
+            format!("{:?} {:.2} us", l.vector, v[v.len() / 2])
+        })
+        .collect();
+    eprintln!(
+        "incremental (group) per vector level, median of 5 alternating rounds: {}",
+        per_level.join(", ")
     );
 }
 
