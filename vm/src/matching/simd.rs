@@ -399,13 +399,37 @@ fn and_rows_portable(
     n: usize,
     early: usize,
 ) -> [u64; 8] {
-    let mut acc = [0u64; 8];
-    acc[..n].fill(u64::MAX);
+    // One copy per lane count, so each point's lanes are a fixed-length, unrolled AND.
+    match n {
+        0 => [0; 8],
+        1 => and_rows_lanes::<1>(block, st, words, from, early),
+        2 => and_rows_lanes::<2>(block, st, words, from, early),
+        3 => and_rows_lanes::<3>(block, st, words, from, early),
+        4 => and_rows_lanes::<4>(block, st, words, from, early),
+        5 => and_rows_lanes::<5>(block, st, words, from, early),
+        6 => and_rows_lanes::<6>(block, st, words, from, early),
+        7 => and_rows_lanes::<7>(block, st, words, from, early),
+        _ => and_rows_lanes::<8>(block, st, words, from, early),
+    }
+}
+
+/// [`and_rows_portable`] for `N` lanes.
+#[cfg_attr(not(feature = "alloc"), allow(dead_code))]
+#[inline(always)]
+fn and_rows_lanes<const N: usize>(
+    block: &[u64],
+    st: &[u8],
+    words: usize,
+    from: usize,
+    early: usize,
+) -> [u64; 8] {
+    let mut acc = [u64::MAX; N];
     let stride = st.len() * words;
     for (i, &s) in st.iter().enumerate() {
         let a = (s & 3) as usize * stride + i * words + from;
+        let row: &[u64; N] = block[a..a + N].try_into().unwrap();
         let mut any = 0;
-        for (x, &r) in acc[..n].iter_mut().zip(&block[a..a + n]) {
+        for (x, &r) in acc.iter_mut().zip(row) {
             *x &= r;
             any |= *x;
         }
@@ -413,7 +437,9 @@ fn and_rows_portable(
             break;
         }
     }
-    acc
+    let mut out = [0u64; 8];
+    out[..N].copy_from_slice(&acc);
+    out
 }
 
 /// Asks for the cache line holding `r` ahead of its use, so that independent misses are in
