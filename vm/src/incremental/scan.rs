@@ -473,7 +473,7 @@ impl Index {
         }
         // Matching a focus from scratch: every entry, split by the states it allows north
         // and south of the focus, filtered by its 3x3 square and the 8 points of the 5x5
-        // ring where the split's entries refuse the most (as `pick_points` scores them).
+        // ring where the split's entries refuse the most.
         let ring: Vec<(i32, i32)> = (-2..=2)
             .flat_map(|y| (-2..=2).map(move |x| (x, y)))
             .filter(|&(x, y)| cheb(x, y) == 2)
@@ -485,20 +485,7 @@ impl Index {
                 f[0] >> north & 1 != 0 && f[3] >> south & 1 != 0
             };
             let split: Vec<usize> = (0..n).filter(|&r| in_split(r)).collect();
-            let mut score = [0u64; 16];
-            for &r in &split {
-                for c in &ix.cells[ix.starts[r] as usize..ix.starts[r + 1] as usize] {
-                    if let Some(q) = ring.iter().position(|&q| q == (c.dx as i32, c.dy as i32)) {
-                        score[q] += 3 - (c.allowed & 7).count_ones() as u64;
-                    }
-                }
-            }
-            let mut order: Vec<usize> = (0..ring.len()).collect();
-            order.sort_by_key(|&q| core::cmp::Reverse(score[q]));
-            let mut picks = [(0, 0); 8];
-            for (p, &q) in picks.iter_mut().zip(&order) {
-                *p = ring[q];
-            }
+            let picks = most_refused(&ix.cells, &ix.starts, &ring, split.iter().copied());
             ix.all_picks[k] = picks.map(|(x, y)| (y * PAD as i32 + x) as i16);
             let members = split
                 .iter()
@@ -695,21 +682,39 @@ fn pick_points(
                 cand.push(q);
             }
         }
-        let mut score = vec![0u64; cand.len()];
-        for k in &keyed[i..j] {
-            let r = k.2 as usize;
-            for c in &cells[starts[r] as usize..starts[r + 1] as usize] {
-                if let Some(q) = cand.iter().position(|&q| q == (c.dx as i32, c.dy as i32)) {
-                    score[q] += 3 - (c.allowed & 7).count_ones() as u64;
-                }
+        picks[slot as usize] = most_refused(
+            cells,
+            starts,
+            &cand,
+            keyed[i..j].iter().map(|k| k.2 as usize),
+        );
+        i = j;
+    }
+    picks
+}
+
+/// The 8 points of `cand` (in its order among equals) where the entries `members` refuse
+/// the most on-board states (a cell allowing `k` of friend, foe, empty scores `3 - k`): the
+/// filter points that empty the most bucket words. Missing ones are `(0, 0)`.
+fn most_refused(
+    cells: &[Cell],
+    starts: &[u32],
+    cand: &[(i32, i32)],
+    members: impl Iterator<Item = usize>,
+) -> [(i32, i32); 8] {
+    let mut score = vec![0u64; cand.len()];
+    for r in members {
+        for c in &cells[starts[r] as usize..starts[r + 1] as usize] {
+            if let Some(q) = cand.iter().position(|&q| q == (c.dx as i32, c.dy as i32)) {
+                score[q] += 3 - (c.allowed & 7).count_ones() as u64;
             }
         }
-        let mut order: Vec<usize> = (0..cand.len()).collect();
-        order.sort_by_key(|&q| core::cmp::Reverse(score[q]));
-        for (p, &q) in picks[slot as usize].iter_mut().zip(&order) {
-            *p = cand[q];
-        }
-        i = j;
+    }
+    let mut order: Vec<usize> = (0..cand.len()).collect();
+    order.sort_by_key(|&q| core::cmp::Reverse(score[q]));
+    let mut picks = [(0, 0); 8];
+    for (p, &q) in picks.iter_mut().zip(&order) {
+        *p = cand[q];
     }
     picks
 }
