@@ -827,13 +827,13 @@ fn fill_pad(pad: &mut [u8], snap: &Snapshot) {
 }
 
 /// Sets the states of the focus's 8 neighbours ([`NEIGHBOURS`] order) and of the focus
-/// (`st[..9]`; or the neighbours alone into a slice of 8, for a changed point; `step` 2: the
-/// points two away instead of the neighbours), read from the padded states: one byte each.
+/// (`st[..9]`; or the neighbours alone into a slice of 8, for a changed point), read from
+/// the padded states: one byte each.
 #[inline(always)]
-fn read_states(pad: &[u8], x: i32, y: i32, step: i32, st: &mut [u8]) {
+fn read_states(pad: &[u8], x: i32, y: i32, st: &mut [u8]) {
     let at = pad_index(x, y) as isize;
     for (i, &(dx, dy)) in NEIGHBOURS.iter().enumerate() {
-        let d = step as isize * (dy as isize * PAD as isize + dx as isize);
+        let d = dy as isize * PAD as isize + dx as isize;
         st[i] = pad[(at + d) as usize];
     }
     if let Some(s) = st.get_mut(8) {
@@ -882,7 +882,7 @@ impl Frame {
             let mut st = [0u8; 9];
             for y in 0..now.size as i32 {
                 for x in 0..now.size as i32 {
-                    read_states(&self.pad, x, y, 1, &mut st);
+                    read_states(&self.pad, x, y, &mut st);
                     self.near[pad_index(x, y)] = present(&st);
                 }
             }
@@ -1115,7 +1115,7 @@ impl IncrementalScan {
         }
         let (mut n, mut verified) = (0, 0);
         let mut st = [0u8; FILTERED];
-        read_states(pad, x, y, 1, &mut st[..9]);
+        read_states(pad, x, y, &mut st[..9]);
         let k = st[0] as usize * 4 + st[3] as usize;
         let all = ix.buckets[ix.buckets.len() - ALL + k];
         let at = pad_index(x, y) as isize;
@@ -1280,7 +1280,7 @@ impl IncrementalScan {
                 let window = (u64::MAX >> (63 - x1 + x0) << x0) as u32;
                 let t = (a * 3 + b) as usize;
                 let mut nb = [0u8; 8];
-                read_states(pad, cx, cy, 1, &mut nb);
+                read_states(pad, cx, cy, &mut nb);
                 let nb_bits = present(&nb) as u32;
                 // The gain rows of the change's neighbours' states (ANDed per row below).
                 let gains: [&[u64]; 8] = core::array::from_fn(|i| {
@@ -1349,7 +1349,7 @@ impl IncrementalScan {
                         continue;
                     }
                     let mut st = [0u8; FILTERED];
-                    read_states(pad, x, y, 1, &mut st[..9]);
+                    read_states(pad, x, y, &mut st[..9]);
                     // The picks' states for the filter rows (no summary: the change's
                     // neighbours above already passed most buckets that fail).
                     let at = pad_index(x, y) as isize;
