@@ -7,7 +7,8 @@
 //! five classes and both colours in one call, what an engine would call; and one `ScanPlan`
 //! per set), and against the replay alone, in the same run. Thread CPU time; the summary
 //! prints microseconds per move (a play or an undo; one iteration = every game forth and
-//! back). Reads the GPL data at run time (never copied); prints a note if absent.
+//! back), and the group's plays and undos apart. Reads the GPL data at run time (never
+//! copied); prints a note if absent.
 //! Run: `cargo bench -p lens-compiler --bench incremental`.
 //! `LENS_BENCH_PROFILE_INCREMENTAL=1` (or `=sets`: the sets alone): the group alone, five
 //! rounds, no criterion (for callgrind: `--toggle-collect='*Incremental*update*'`, or perf).
@@ -319,6 +320,41 @@ fn bench(c: &mut Criterion) {
         net(2) / net(0),
         net(3) / net(0),
         net(1) / net(0),
+    );
+
+    // Plays and undos apart (the group; each update timed alone, so the clock's own cost,
+    // well under 1 %, is in both): an engine's search undoes as often as it plays.
+    let mut split = [Vec::new(), Vec::new()];
+    for _ in 0..5 {
+        let [mut play, mut undo] = [(Duration::ZERO, 0usize); 2];
+        for (_, steps) in &games {
+            let mut b = Board::new(19).unwrap();
+            w.group.update(&w.rom, &b, &NoHost, &mut w.scratch);
+            let mut timed = |b: &Board, side: &mut (Duration, usize)| {
+                let t0 = thread_cpu::thread_cpu();
+                black_box(w.group.update(&w.rom, b, &NoHost, &mut w.scratch));
+                side.0 += thread_cpu::thread_cpu() - t0;
+                side.1 += 1;
+            };
+            for s in steps {
+                s.apply(&mut b);
+                timed(&b, &mut play);
+            }
+            while b.undo() {
+                timed(&b, &mut undo);
+            }
+        }
+        for (k, (d, n)) in [play, undo].into_iter().enumerate() {
+            split[k].push(d.as_secs_f64() * 1e6 / n as f64);
+        }
+    }
+    let [plays, undos] = split.map(|mut v| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    });
+    eprintln!(
+        "incremental (group), plays and undos apart, median of 5 rounds: \
+         play {plays:.2} us, undo {undos:.2} us per step"
     );
 
     // The group at each vector level this CPU has, alternating (the filter's chunk ANDs
