@@ -806,6 +806,13 @@ fn nonzero_groups(hits: &[u64], summary: u64, group: usize) -> u64 {
     keep
 }
 
+/// Sets hit word `i` (point `i / words`, [`IncrementalScan`]'s `hits`) to `v`: every write of
+/// a hit word during an update goes through here (a whole-board rebuild clears them all).
+#[inline(always)]
+fn put_word(hits: &mut [u64], i: usize, v: u64) {
+    hits[i] = v;
+}
+
 /// Side of the padded states ([`IncrementalScan`]'s `pad`): the largest board with a border
 /// of 2 off-board points on every side.
 const PAD: usize = MAX_SIZE as usize + 4;
@@ -1101,9 +1108,16 @@ impl IncrementalScan {
     fn compute_hits(&mut self, pad: &[u8], snap: &Snapshot, x: i32, y: i32) -> (usize, usize) {
         let ix = &*self.ix;
         let p = point_index(x, y);
-        let hits = &mut self.hits[p * self.words..(p + 1) * self.words];
-        hits.fill(0);
-        let (nonzero, group) = (&mut self.nonzero[p], self.group);
+        let (words, group) = (self.words, self.group);
+        let base = p * words;
+        // The words that may hold a hit (a superset of the non-zero ones) are cleared.
+        let hits = &mut self.hits;
+        for_hit_words(self.nonzero[p], group, words, |w| {
+            if hits[base + w] != 0 {
+                put_word(hits, base + w, 0);
+            }
+        });
+        let nonzero = &mut self.nonzero[p];
         *nonzero = 0;
         self.count[p] = 0;
         self.with_hits.remove(x, y);
@@ -1129,7 +1143,9 @@ impl IncrementalScan {
         };
         ix.filter(all, &st, win, |r| {
             if ix.holds_far(snap, r, x, y) {
-                hits[r / 64] |= 1 << (r % 64);
+                let i = base + r / 64;
+                let v = hits[i] | 1 << (r % 64);
+                put_word(hits, i, v);
                 *nonzero |= 1 << (r / 64 / group);
                 ix.add_breaks(breaks, r);
                 n += 1;
@@ -1156,15 +1172,15 @@ impl IncrementalScan {
         let p = point_index(x, y);
         let (mut dropped, mut seen) = (0, 0);
         let (words, group, summary) = (self.words, self.group, self.nonzero[p]);
-        let hits = &mut self.hits[p * words..(p + 1) * words];
+        let hits = &mut self.hits;
         for_hit_words(summary, group, words, |w| {
-            let mut bits = hits[w];
+            let (mut bits, mut lost) = (hits[p * words + w], 0);
             while bits != 0 {
                 let k = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
                 seen += 1;
                 if ix.refuses(w * 64 + k, dx, dy, slot, b) {
-                    hits[w] &= !(1u64 << k);
+                    lost |= 1u64 << k;
                     self.count[p] -= 1;
                     if self.count[p] == 0 {
                         self.with_hits.remove(x, y);
@@ -1172,8 +1188,13 @@ impl IncrementalScan {
                     dropped += 1;
                 }
             }
+            if lost != 0 {
+                let v = hits[p * words + w] & !lost;
+                put_word(hits, p * words + w, v);
+            }
         });
         if dropped > 0 {
+            let hits = &self.hits[p * words..(p + 1) * words];
             self.nonzero[p] = nonzero_groups(hits, summary, group);
         }
         (dropped, seen)
@@ -1500,10 +1521,10 @@ impl IncrementalScan {
                 continue;
             }
             let p = point_index(x, y);
-            let w = &mut self.hits[p * words + r / 64];
-            let bit = 1u64 << (r % 64);
-            if *w & bit == 0 {
-                *w |= bit;
+            let (i, bit) = (p * words + r / 64, 1u64 << (r % 64));
+            if self.hits[i] & bit == 0 {
+                let v = self.hits[i] | bit;
+                put_word(&mut self.hits, i, v);
                 self.nonzero[p] |= 1 << (r / 64 / self.group);
                 self.count[p] += 1;
                 ix.add_breaks(&mut self.breaks[p * 3 * sw..(p + 1) * 3 * sw], r);
