@@ -7,8 +7,9 @@
 //! five classes and both colours in one call, what an engine would call; and one `ScanPlan`
 //! per set), and against the replay alone, in the same run. Thread CPU time; the summary
 //! prints microseconds per move (a play or an undo; one iteration = every game forth and
-//! back), and the group's plays and undos apart. Reads the GPL data at run time (never
-//! copied); prints a note if absent.
+//! back), the group's plays and undos apart, and a search's tries (each move played, taken
+//! back and played again), with the group's journal and without. Reads the GPL data at run
+//! time (never copied); prints a note if absent.
 //! Run: `cargo bench -p lens-compiler --bench incremental`.
 //! `LENS_BENCH_PROFILE_INCREMENTAL=1` (or `=sets`: the sets alone; `=nojournal`: the group
 //! without its journal): the group alone, five rounds, no criterion (for callgrind: `--toggle-collect='*Incremental*update*'`, or perf).
@@ -385,6 +386,63 @@ fn bench(c: &mut Criterion) {
         (plays0 + undos0) / 2.0,
         plays / plays0,
         undos / undos0,
+    );
+
+    // A search's tries: at every position of every game, the next move played and taken
+    // back (each update timed), then played for good (untimed), as an engine's reading
+    // does around the game's moves; with the journal and without, alternating.
+    let mut tries = [[Vec::new(), Vec::new()], [Vec::new(), Vec::new()]];
+    for _ in 0..5 {
+        for (j, tries) in tries.iter_mut().enumerate() {
+            let group = if j == 0 {
+                &mut w.group
+            } else {
+                &mut w.unjournalled
+            };
+            let [mut play, mut undo] = [(Duration::ZERO, 0usize); 2];
+            for (_, steps) in &games {
+                let mut b = Board::new(19).unwrap();
+                group.update(&w.rom, &b, &NoHost, &mut w.scratch);
+                let mut timed = |b: &Board, side: Option<&mut (Duration, usize)>| {
+                    let t0 = thread_cpu::thread_cpu();
+                    black_box(group.update(&w.rom, b, &NoHost, &mut w.scratch));
+                    if let Some(side) = side {
+                        side.0 += thread_cpu::thread_cpu() - t0;
+                        side.1 += 1;
+                    }
+                };
+                for s in steps {
+                    if matches!(s, Step::Play(..)) {
+                        s.apply(&mut b);
+                        timed(&b, Some(&mut play));
+                        b.undo();
+                        timed(&b, Some(&mut undo));
+                    }
+                    s.apply(&mut b);
+                    timed(&b, None);
+                }
+                while b.undo() {
+                    timed(&b, None);
+                }
+            }
+            for (k, (d, n)) in [play, undo].into_iter().enumerate() {
+                tries[k].push(d.as_secs_f64() * 1e6 / n as f64);
+            }
+        }
+    }
+    let [[plays, undos], [plays0, undos0]] = tries.map(|s| {
+        s.map(|mut v| {
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
+        })
+    });
+    eprintln!(
+        "incremental (group), a search's tries (each game move played, taken back, played \
+         again), median of 5 alternating rounds: try {plays:.2} us, take back {undos:.2} us \
+         (mean {:.2}); without the journal {plays0:.2} / {undos0:.2} us (mean {:.2}): {:.2}x",
+        (plays + undos) / 2.0,
+        (plays0 + undos0) / 2.0,
+        (plays + undos) / (plays0 + undos0),
     );
 
     // The group at each vector level this CPU has, alternating (the filter's chunk ANDs

@@ -47,8 +47,9 @@ impl Rec {
 
 /// Parts of the budget (in 1/64ths) per list (records, changes, words, runs, breaks), from
 /// what the bench's records hold on average (GNU Go's ten sets, per set and update: about
-/// 1.2 changed points, 10 hit words, 1.8 runs and 0.44 foci matched from scratch, whose
-/// break bitmaps are kept, 16 u64 each), with room to spare in the small lists.
+/// 1.2 changed points, about 10 hit words (estimated), 1.8 runs and 0.44 foci matched from
+/// scratch, whose break bitmaps are kept, 16 u64 each), with room to spare in the small
+/// lists.
 const SHARES: [usize; 5] = [6, 2, 38, 6, 12];
 
 /// What the updates since the last rebuild changed, newest last ([`IncrementalScan`]'s
