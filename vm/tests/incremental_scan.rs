@@ -543,6 +543,8 @@ fn the_journal_stays_within_its_budget() {
             .with_journal(budget);
         let taken = set.journal_bytes();
         assert!(taken <= budget, "{taken} > {budget}");
+        // The other colour's set (sharing the index) keeps the same budget.
+        assert_eq!(set.for_perspective(Colour::White).journal_bytes(), taken);
         assert!(budget == 0 || taken > budget / 2, "{taken} of {budget}");
         let mut b = Board::new(13).unwrap();
         let mut steps = StepRng(11);

@@ -67,8 +67,10 @@ pub(crate) struct Journal {
     /// Break bitmaps cleared (by a focus matched from scratch): the point, then its
     /// `3 * slot_words` u64 before, in write order.
     breaks: Vec<u64>,
-    /// The lists' fixed capacities (`recs`, `changes`, `words`, `runs`, `breaks`).
+    /// The lists' fixed capacities (`recs`, `changes`, `words`, `runs`, `breaks`) and the
+    /// budget they came from.
     caps: [usize; 5],
+    budget: usize,
     /// The current update is being recorded (its parts follow the last record's), with
     /// the pool this long before it.
     open: bool,
@@ -94,9 +96,15 @@ impl Journal {
             runs: Vec::with_capacity(caps[3]),
             breaks: Vec::with_capacity(caps[4]),
             caps,
+            budget: bytes,
             open: false,
             pool: 0,
         }
+    }
+
+    /// The budget the journal was made with.
+    pub(crate) fn budget(&self) -> usize {
+        self.budget
     }
 
     /// Whether the journal records anything (a budget of 0 does not).

@@ -1000,11 +1000,18 @@ impl IncrementalScan {
     pub fn new(rom: &Rom<'_>, query: Query, capacity: usize) -> Option<IncrementalScan> {
         let reach = Reach::of(rom, query.class)?;
         let ix = Arc::new(Index::new(rom, query.class)?);
-        Some(IncrementalScan::with_index(ix, reach, query, capacity))
+        Some(IncrementalScan::with_index(
+            ix,
+            reach,
+            query,
+            capacity,
+            DEFAULT_JOURNAL_BYTES,
+        ))
     }
 
     /// An (empty) set of the same class and orientations for `perspective`, sharing this
-    /// set's index (no rebuild; half the memory for both colours).
+    /// set's index (no rebuild; half the memory for both colours), with a journal of the
+    /// same budget.
     pub fn for_perspective(&self, perspective: Colour) -> IncrementalScan {
         self.for_query(Query {
             perspective,
@@ -1015,7 +1022,8 @@ impl IncrementalScan {
     /// An (empty) set of `query`, whose class must be this set's, sharing this set's index.
     pub(crate) fn for_query(&self, query: Query) -> IncrementalScan {
         debug_assert!(query.class == self.query.class);
-        IncrementalScan::with_index(self.ix.clone(), self.reach, query, self.capacity)
+        let budget = self.journal.budget();
+        IncrementalScan::with_index(self.ix.clone(), self.reach, query, self.capacity, budget)
     }
 
     /// The set without a frame of its own (no memory): for a group's sets, which read the
@@ -1027,7 +1035,13 @@ impl IncrementalScan {
         }
     }
 
-    fn with_index(ix: Arc<Index>, reach: Reach, query: Query, capacity: usize) -> Self {
+    fn with_index(
+        ix: Arc<Index>,
+        reach: Reach,
+        query: Query,
+        capacity: usize,
+        journal: usize,
+    ) -> Self {
         let words = ix.entries.div_ceil(64).max(1);
         let breaks = vec![0; POINTS * 3 * ix.slot_words];
         let offsets = ix.side * ix.side;
@@ -1062,7 +1076,7 @@ impl IncrementalScan {
             cands: Vec::with_capacity(offsets),
             survivors: Vec::with_capacity(SURVIVORS),
             frame: Some(Box::new(Frame::new())),
-            journal: Journal::new(DEFAULT_JOURNAL_BYTES),
+            journal: Journal::new(journal),
         }
     }
 
