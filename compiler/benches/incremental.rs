@@ -7,11 +7,12 @@
 //! five classes and both colours in one call, what an engine would call; and one `ScanPlan`
 //! per set), and against the replay alone, in the same run. Thread CPU time; the summary
 //! prints microseconds per move (a play or an undo; one iteration = every game forth and
-//! back), and the group's plays and undos apart. Reads the GPL data at run time (never
-//! copied); prints a note if absent.
+//! back), the group's plays and undos apart, and a search's tries (each move played, taken
+//! back and played again), with the group's journal and without. Reads the GPL data at run
+//! time (never copied); prints a note if absent.
 //! Run: `cargo bench -p lens-compiler --bench incremental`.
-//! `LENS_BENCH_PROFILE_INCREMENTAL=1` (or `=sets`: the sets alone): the group alone, five
-//! rounds, no criterion (for callgrind: `--toggle-collect='*Incremental*update*'`, or perf).
+//! `LENS_BENCH_PROFILE_INCREMENTAL=1` (or `=sets`: the sets alone; `=nojournal`: the group
+//! without its journal): the group alone, five rounds, no criterion (for callgrind: `--toggle-collect='*Incremental*update*'`, or perf).
 
 #[path = "../../vm/tests/incremental_support/mod.rs"]
 mod incremental_support;
@@ -51,6 +52,8 @@ struct World<'r> {
     plans: Vec<ScanPlan>,
     sets: Vec<IncrementalScan>,
     group: IncrementalGroup,
+    /// The same group without a journal (every undo matched), for the plays and undos line.
+    unjournalled: IncrementalGroup,
     set: ScanSet,
     set_slots: Vec<Match>,
     scratch: Scratch,
@@ -170,6 +173,9 @@ fn bench(c: &mut Criterion) {
             })
             .collect(),
         group: IncrementalGroup::new(&rom, &queries, 8192).unwrap(),
+        unjournalled: IncrementalGroup::new(&rom, &queries, 8192)
+            .unwrap()
+            .with_journal(0),
         set: ScanSet::new(&rom, &classes).unwrap(),
         set_slots: vec![Match::EMPTY; 8192 * queries.len()],
         queries,
@@ -179,7 +185,7 @@ fn bench(c: &mut Criterion) {
     let moves = w.replay(&games, Way::ReplayOnly).0;
     // How much each update does.
     let (mut rematched, mut checked, mut changes, mut verified) = (0usize, 0usize, 0usize, 0usize);
-    let mut updates = 0usize;
+    let (mut updates, mut restored, mut deepest) = (0usize, 0usize, 0usize);
     for s in &mut w.sets {
         s.update(&w.rom, &Board::new(19).unwrap(), &NoHost, &mut w.scratch);
     }
@@ -203,18 +209,24 @@ fn bench(c: &mut Criterion) {
                 verified += u.verified;
                 changes += s.appeared().len() + s.vanished().len();
                 updates += 1;
+                restored += u.restored;
+                deepest = deepest.max(s.journal_depth());
             }
         }
     }
     eprintln!(
         "incremental: {} games, {moves} plays and undos, 10 sets; per set and step: {:.1} entry checks ({:.1} past the 3x3 mask), \
-         {:.2} foci rematched, {:.2} matches appeared or vanished; reach {:?}",
+         {:.2} foci rematched, {:.2} matches appeared or vanished; reach {:?}; {restored} of {updates} \
+         set updates restored from the journal ({} KB per set, {} KB for the ten; at most {deepest} \
+         records held)",
         games.len(),
         checked as f64 / updates as f64,
         verified as f64 / updates as f64,
         rematched as f64 / updates as f64,
         changes as f64 / updates as f64,
-        w.sets.iter().map(|s| s.reach().state).collect::<Vec<_>>()
+        w.sets.iter().map(|s| s.reach().state).collect::<Vec<_>>(),
+        w.sets[0].journal_bytes() >> 10,
+        w.sets.iter().map(|s| s.journal_bytes()).sum::<usize>() >> 10,
     );
 
     // What a rescan costs by area size (the ten plans, one mid-game position, centred areas).
@@ -251,6 +263,9 @@ fn bench(c: &mut Criterion) {
 
     if let Some(way) = std::env::var_os("LENS_BENCH_PROFILE_INCREMENTAL") {
         // For `perf record` or callgrind: one incremental way alone, a few rounds.
+        if way == "nojournal" {
+            std::mem::swap(&mut w.group, &mut w.unjournalled);
+        }
         let way = if way == "sets" {
             Way::SetsAlone
         } else {
@@ -322,39 +337,112 @@ fn bench(c: &mut Criterion) {
         net(1) / net(0),
     );
 
-    // Plays and undos apart (the group; each update timed alone, so the clock's own cost,
-    // well under 1 %, is in both): an engine's search undoes as often as it plays.
-    let mut split = [Vec::new(), Vec::new()];
+    // Plays and undos apart (the group with its journal, and without one, alternating;
+    // each update timed alone, so the clock's own cost, well under 1 %, is in all): an
+    // engine's search undoes as often as it plays.
+    let mut split = [[Vec::new(), Vec::new()], [Vec::new(), Vec::new()]];
     for _ in 0..5 {
-        let [mut play, mut undo] = [(Duration::ZERO, 0usize); 2];
-        for (_, steps) in &games {
-            let mut b = Board::new(19).unwrap();
-            w.group.update(&w.rom, &b, &NoHost, &mut w.scratch);
-            let mut timed = |b: &Board, side: &mut (Duration, usize)| {
-                let t0 = thread_cpu::thread_cpu();
-                black_box(w.group.update(&w.rom, b, &NoHost, &mut w.scratch));
-                side.0 += thread_cpu::thread_cpu() - t0;
-                side.1 += 1;
+        for (j, split) in split.iter_mut().enumerate() {
+            let group = if j == 0 {
+                &mut w.group
+            } else {
+                &mut w.unjournalled
             };
-            for s in steps {
-                s.apply(&mut b);
-                timed(&b, &mut play);
+            let [mut play, mut undo] = [(Duration::ZERO, 0usize); 2];
+            for (_, steps) in &games {
+                let mut b = Board::new(19).unwrap();
+                group.update(&w.rom, &b, &NoHost, &mut w.scratch);
+                let mut timed = |b: &Board, side: &mut (Duration, usize)| {
+                    let t0 = thread_cpu::thread_cpu();
+                    black_box(group.update(&w.rom, b, &NoHost, &mut w.scratch));
+                    side.0 += thread_cpu::thread_cpu() - t0;
+                    side.1 += 1;
+                };
+                for s in steps {
+                    s.apply(&mut b);
+                    timed(&b, &mut play);
+                }
+                while b.undo() {
+                    timed(&b, &mut undo);
+                }
             }
-            while b.undo() {
-                timed(&b, &mut undo);
+            for (k, (d, n)) in [play, undo].into_iter().enumerate() {
+                split[k].push(d.as_secs_f64() * 1e6 / n as f64);
             }
-        }
-        for (k, (d, n)) in [play, undo].into_iter().enumerate() {
-            split[k].push(d.as_secs_f64() * 1e6 / n as f64);
         }
     }
-    let [plays, undos] = split.map(|mut v| {
-        v.sort_by(f64::total_cmp);
-        v[v.len() / 2]
+    let [[plays, undos], [plays0, undos0]] = split.map(|s| {
+        s.map(|mut v| {
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
+        })
     });
     eprintln!(
-        "incremental (group), plays and undos apart, median of 5 rounds: \
-         play {plays:.2} us, undo {undos:.2} us per step"
+        "incremental (group), plays and undos apart, median of 5 alternating rounds: \
+         play {plays:.2} us, undo {undos:.2} us per step (mean {:.2}); without the journal \
+         play {plays0:.2} us, undo {undos0:.2} us (mean {:.2}); journal / none: play {:.2}x, \
+         undo {:.2}x",
+        (plays + undos) / 2.0,
+        (plays0 + undos0) / 2.0,
+        plays / plays0,
+        undos / undos0,
+    );
+
+    // A search's tries: at every position of every game, the next move played and taken
+    // back (each update timed), then played for good (untimed), as an engine's reading
+    // does around the game's moves; with the journal and without, alternating.
+    let mut tries = [[Vec::new(), Vec::new()], [Vec::new(), Vec::new()]];
+    for _ in 0..5 {
+        for (j, tries) in tries.iter_mut().enumerate() {
+            let group = if j == 0 {
+                &mut w.group
+            } else {
+                &mut w.unjournalled
+            };
+            let [mut play, mut undo] = [(Duration::ZERO, 0usize); 2];
+            for (_, steps) in &games {
+                let mut b = Board::new(19).unwrap();
+                group.update(&w.rom, &b, &NoHost, &mut w.scratch);
+                let mut timed = |b: &Board, side: Option<&mut (Duration, usize)>| {
+                    let t0 = thread_cpu::thread_cpu();
+                    black_box(group.update(&w.rom, b, &NoHost, &mut w.scratch));
+                    if let Some(side) = side {
+                        side.0 += thread_cpu::thread_cpu() - t0;
+                        side.1 += 1;
+                    }
+                };
+                for s in steps {
+                    if matches!(s, Step::Play(..)) {
+                        s.apply(&mut b);
+                        timed(&b, Some(&mut play));
+                        b.undo();
+                        timed(&b, Some(&mut undo));
+                    }
+                    s.apply(&mut b);
+                    timed(&b, None);
+                }
+                while b.undo() {
+                    timed(&b, None);
+                }
+            }
+            for (k, (d, n)) in [play, undo].into_iter().enumerate() {
+                tries[k].push(d.as_secs_f64() * 1e6 / n as f64);
+            }
+        }
+    }
+    let [[plays, undos], [plays0, undos0]] = tries.map(|s| {
+        s.map(|mut v| {
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
+        })
+    });
+    eprintln!(
+        "incremental (group), a search's tries (each game move played, taken back, played \
+         again), median of 5 alternating rounds: try {plays:.2} us, take back {undos:.2} us \
+         (mean {:.2}); without the journal {plays0:.2} / {undos0:.2} us (mean {:.2}): {:.2}x",
+        (plays + undos) / 2.0,
+        (plays0 + undos0) / 2.0,
+        (plays + undos) / (plays0 + undos0),
     );
 
     // The group at each vector level this CPU has, alternating (the filter's chunk ANDs

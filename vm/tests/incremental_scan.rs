@@ -7,7 +7,10 @@
 //! rematch paths (per-entry facts, class program) present, and the instruction-set levels
 //! (`matching::simd`: the filter's ANDs) in rotation over the sizes; the same queries as one group
 //! (`IncrementalGroup`) give each set alone's matches, runs and difference after every update;
-//! updates (and `Codes3x3::update`) never allocate.
+//! updates (and `Codes3x3::update`) never allocate, a small journal's dropped records
+//! included. Undos restored from the journal (and the updates that must match instead: an
+//! undo then another play, several steps at once, a removal, undos beyond a small journal,
+//! the update after `invalidate`) equal full scans; the journal keeps within its budget.
 //! Needs no external data.
 
 mod incremental_support;
@@ -17,7 +20,7 @@ use std::collections::BTreeSet;
 use incremental_support::{Did, Rng as StepRng, random_step};
 use lens_test_support::fixtures::*;
 use lens_vm::board::Board;
-use lens_vm::incremental::{IncrementalGroup, IncrementalScan, MatchId};
+use lens_vm::incremental::{DEFAULT_JOURNAL_BYTES, IncrementalGroup, IncrementalScan, MatchId};
 use lens_vm::matching::simd::{self, Simd};
 use lens_vm::spec::{ClassNode, ClassSpec, Mode, RomSpec};
 use lens_vm::*;
@@ -241,6 +244,8 @@ fn updates_do_not_allocate() {
             IncrementalScan::new(&rom, q, 4096).unwrap()
         })
         .collect();
+    // One with a small journal: records are dropped (and restored) without allocating.
+    let small = sets[0].for_perspective(Colour::White).with_journal(4 << 10);
     // A group of both classes, both colours (White's sets share Black's index).
     let queries: Vec<Query> = sets
         .iter()
@@ -252,16 +257,17 @@ fn updates_do_not_allocate() {
         })
         .collect();
     let mut group = IncrementalGroup::new(&rom, &queries, 4096).unwrap();
+    sets.push(small);
     let mut scratch = Scratch::new();
     let mut b = Board::new(13).unwrap();
     let mut codes = lens_vm::incremental::Codes3x3::new(&b);
     let mut steps = StepRng(3);
-    let mut changed = 0;
+    let (mut changed, mut restored) = (0, 0);
     for _ in 0..300 {
         random_step(&mut steps, &mut b);
         ARMED.with(|a| a.set(true));
         for set in &mut sets {
-            set.update(&rom, &b, &NoHost, &mut scratch);
+            restored += set.update(&rom, &b, &NoHost, &mut scratch).restored;
             changed += set.appeared().len();
             // Assembling the whole set does not allocate either.
             std::hint::black_box(set.matches());
@@ -275,5 +281,301 @@ fn updates_do_not_allocate() {
         ARMED.with(|a| a.set(false));
     }
     assert!(changed > 100, "{changed}");
+    assert!(restored > 10, "{restored} restores");
     assert_eq!(ALLOCS.load(std::sync::atomic::Ordering::SeqCst), 0);
+}
+
+/// A ROM of random classes of every kind (as the first test, smaller) and two plain ones.
+fn journal_rom() -> Vec<u8> {
+    let mut rng = Rng(0xD0_0D);
+    let mut next_id = 0;
+    let mut classes: Vec<ClassSpec> = [(1i16, 20usize), (2, 30), (3, 30)]
+        .iter()
+        .enumerate()
+        .map(|(i, &(r, n))| random_class(&mut rng, &format!("j{i}"), n, r, &mut next_id, 4))
+        .collect();
+    for (name, focus) in [("plain_empty", E), ("plain_friend", F)] {
+        let nodes = (0..30)
+            .map(|_| {
+                let mut p = random_pattern(&mut rng, next_id, 3, false);
+                p.result = Some(lens_vm::spec::ResultSpec::Value { value: 1, bits: 0 });
+                next_id += 1;
+                ClassNode::Pattern(p)
+            })
+            .collect();
+        let mut c = class(name, Mode::All, 7, nodes);
+        c.focus = focus;
+        classes.push(c);
+    }
+    rom::write(&RomSpec {
+        toolchain: "journal".into(),
+        classes,
+        ..RomSpec::default()
+    })
+}
+
+/// Updates every set (and the group) to `b`, checks each against a full scan (matches,
+/// runs, a difference in scan order that turns the old set into the new one, the group's
+/// sets equal to the sets alone) and returns the restores: (per set alone, the group's).
+fn update_and_check(
+    rom: &Rom<'_>,
+    sets: &mut [IncrementalScan],
+    group: &mut IncrementalGroup,
+    b: &Board,
+    scratch: &mut Scratch,
+    what: &str,
+) -> (Vec<usize>, usize) {
+    let mut slots = vec![Match::EMPTY; 1 << 14];
+    let mut restored = Vec::new();
+    for set in sets.iter_mut() {
+        let was = set.matches().to_vec();
+        let u = set.update(rom, b, &NoHost, scratch);
+        restored.push(u.restored);
+        let mut out = MatchBuf::new(&mut slots);
+        rom.scan(b, &NoHost, set.query(), scratch, &mut out);
+        assert!(set.matches() == out.as_slice(), "{what}: {:?}", set.query());
+        let mut patched: BTreeSet<MatchId> = was.iter().map(MatchId::of).collect();
+        for m in set.vanished() {
+            assert!(patched.remove(&MatchId::of(m)), "{what}: vanished");
+        }
+        for m in set.appeared() {
+            assert!(patched.insert(MatchId::of(m)), "{what}: appeared");
+        }
+        let after: BTreeSet<MatchId> = set.matches().iter().map(MatchId::of).collect();
+        assert_eq!(patched, after, "{what}");
+        assert!(in_order(set.appeared(), out.as_slice()), "{what}: order");
+        assert!(in_order(set.vanished(), &was), "{what}: order");
+        for y in 0..b.size() as i32 {
+            for x in 0..b.size() as i32 {
+                let want: Vec<Match> = out
+                    .as_slice()
+                    .iter()
+                    .filter(|m| m.focus == (x, y))
+                    .copied()
+                    .collect();
+                assert_eq!(set.matches_at(x, y), want.as_slice(), "{what} ({x}, {y})");
+            }
+        }
+    }
+    let gu = group.update(rom, b, &NoHost, scratch);
+    for (j, alone) in sets.iter_mut().enumerate() {
+        assert!(group.matches(j) == alone.matches(), "{what}: group set {j}");
+        assert!(
+            group.set(j).appeared() == alone.appeared(),
+            "{what}: group {j}"
+        );
+        assert!(
+            group.set(j).vanished() == alone.vanished(),
+            "{what}: group {j}"
+        );
+    }
+    (restored, gu.restored)
+}
+
+/// Undo from the journal: an update that exactly reverses the last recorded one (a play's
+/// undo, captures included; a setup edit put back) restores every set, and anything else
+/// matches: an undo followed by a different play, two steps in one update, a removal, an
+/// undo beyond a small journal's depth, the first update after `invalidate`. Every set is
+/// compared with a full scan after every update.
+#[test]
+fn undos_restore_from_the_journal_and_other_updates_match() {
+    let bytes = journal_rom();
+    let rom = Rom::from_bytes(&bytes).unwrap();
+    let mut sets: Vec<IncrementalScan> = rom
+        .classes()
+        .flat_map(|c| {
+            [Colour::Black, Colour::White].map(|perspective| {
+                let q = Query {
+                    class: c.id(),
+                    perspective,
+                    orientations: Orientations::All,
+                };
+                IncrementalScan::new(&rom, q, 1 << 14).unwrap()
+            })
+        })
+        .collect();
+    let n = sets.len();
+    // One more set with a journal of a few records (the last).
+    sets.push(
+        sets[0]
+            .for_perspective(Colour::Black)
+            .with_journal(24 << 10),
+    );
+    let queries: Vec<Query> = sets.iter().map(|s| *s.query()).collect();
+    let mut group = IncrementalGroup::new(&rom, &queries, 1 << 14).unwrap();
+    let mut scratch = Scratch::new();
+    let mut b = Board::new(11).unwrap();
+    let mut steps = StepRng(0xC0FFEE);
+    let mut go = |b: &Board, what: &str| {
+        update_and_check(&rom, &mut sets, &mut group, b, &mut scratch, what)
+    };
+    let all = |r: &(Vec<usize>, usize)| r.0[..n].iter().all(|&k| k == 1) && r.1 >= n;
+    let none = |r: &(Vec<usize>, usize)| r.0.iter().all(|&k| k == 0) && r.1 == 0;
+    go(&b, "empty board");
+    // 40 plays, each matched.
+    let mut played = Vec::new();
+    while played.len() < 40 {
+        let c = b.to_move();
+        let (x, y) = (steps.below(11) as i32, steps.below(11) as i32);
+        if b.play(c, x, y).is_ok() {
+            played.push((c, x, y));
+            assert!(none(&go(&b, "play")), "a play restored");
+        }
+    }
+    // An undo restores; a different play then matches; its undo restores, and so does the
+    // undo of the move before (its record is still there).
+    b.undo();
+    assert!(all(&go(&b, "undo")), "undo not restored");
+    let c = b.to_move();
+    let (px, py) = (played[39].1, played[39].2);
+    let other = (0..11)
+        .flat_map(|y| (0..11).map(move |x| (x, y)))
+        .find(|&(x, y)| (x, y) != (px, py) && b.check_play(c, x, y).is_ok())
+        .unwrap();
+    b.play(c, other.0, other.1).unwrap();
+    assert!(none(&go(&b, "a different play")));
+    b.undo();
+    assert!(all(&go(&b, "its undo")));
+    b.undo();
+    assert!(all(&go(&b, "the undo before")));
+    // Undo the rest: the default journals restore every undo; the small one runs out.
+    let (mut small, mut undos) = (0, 0);
+    while b.undo() {
+        let r = go(&b, "undo back");
+        assert!(
+            r.0[..n].iter().all(|&k| k == 1),
+            "undo {undos} not restored"
+        );
+        undos += 1;
+        small += r.0[n];
+    }
+    assert_eq!(undos, 38);
+    assert!(
+        0 < small && small < undos,
+        "small journal restored {small} of {undos}"
+    );
+    // Two steps in one update (an undo and another play): matched, and so is the undo of
+    // that play (the journal's last record is the two steps').
+    for _ in 0..3 {
+        let c = b.to_move();
+        let free = |b: &Board| {
+            (0..121)
+                .map(|i| (i % 11, i / 11))
+                .find(|&(x, y)| b.check_play(c, x, y).is_ok())
+                .unwrap()
+        };
+        let (x, y) = free(&b);
+        b.play(c, x, y).unwrap();
+        go(&b, "play");
+    }
+    b.undo();
+    let c = b.to_move();
+    let (x, y) = (0..121)
+        .map(|i| (10 - i % 11, 10 - i / 11))
+        .find(|&(x, y)| b.check_play(c, x, y).is_ok())
+        .unwrap();
+    b.play(c, x, y).unwrap();
+    assert!(go(&b, "two steps").0[..n].iter().all(|&k| k == 0));
+    b.undo();
+    assert!(go(&b, "undo of the second").0[..n].iter().all(|&k| k == 0));
+    // A capture, and its undo: every point the capture changed goes back.
+    let mut b = Board::new(11).unwrap();
+    go(&b, "new board");
+    for (c, x, y) in [
+        (Colour::Black, 5, 4),
+        (Colour::White, 5, 5),
+        (Colour::Black, 4, 5),
+        (Colour::White, 9, 9),
+        (Colour::Black, 6, 5),
+    ] {
+        b.play(c, x, y).unwrap();
+        go(&b, "setting up a capture");
+    }
+    b.play(Colour::White, 0, 0).unwrap();
+    go(&b, "tenuki");
+    b.play(Colour::Black, 5, 6).unwrap();
+    assert_eq!(b.get(5, 5), lens_vm::board::Point::Empty, "captured");
+    let r = go(&b, "capture");
+    assert!(none(&r));
+    b.undo();
+    assert!(all(&go(&b, "capture undone")));
+    // A removal (an edit) matches; putting the stone back is its exact reverse.
+    b.remove(4, 5).unwrap();
+    assert!(none(&go(&b, "removal")));
+    b.place(Colour::Black, 4, 5).unwrap();
+    assert!(all(&go(&b, "stone put back")));
+    // After `invalidate` the whole board is matched again (not recorded): the journal is
+    // emptied, so the undo of that update matches; the next play's undo restores.
+    for s in &mut sets {
+        s.invalidate();
+    }
+    group.invalidate();
+    let mut go = |b: &Board, what: &str| {
+        update_and_check(&rom, &mut sets, &mut group, b, &mut scratch, what)
+    };
+    b.play(Colour::White, 10, 10).unwrap();
+    go(&b, "after invalidate");
+    b.play(Colour::Black, 10, 9).unwrap();
+    go(&b, "play");
+    b.undo();
+    assert!(all(&go(&b, "undo of the play after the rebuild")));
+    b.undo();
+    assert!(none(&go(&b, "undo of the rebuilt update")));
+}
+
+/// The journal takes at most its budget, allocated at construction (no growth while
+/// updates push and drop records), serves deeper undos with a larger budget, and a budget
+/// of 0 keeps none.
+#[test]
+fn the_journal_stays_within_its_budget() {
+    let bytes = journal_rom();
+    let rom = Rom::from_bytes(&bytes).unwrap();
+    let q = Query {
+        class: rom.classes().nth(1).unwrap().id(),
+        perspective: Colour::Black,
+        orientations: Orientations::All,
+    };
+    let mut scratch = Scratch::new();
+    let mut depths = Vec::new();
+    for budget in [0usize, 2 << 10, 8 << 10, 32 << 10, DEFAULT_JOURNAL_BYTES] {
+        let mut set = IncrementalScan::new(&rom, q, 1 << 12)
+            .unwrap()
+            .with_journal(budget);
+        let taken = set.journal_bytes();
+        assert!(taken <= budget, "{taken} > {budget}");
+        assert!(budget == 0 || taken > budget / 2, "{taken} of {budget}");
+        let mut b = Board::new(13).unwrap();
+        let mut steps = StepRng(11);
+        let mut deepest = 0;
+        set.update(&rom, &b, &NoHost, &mut scratch);
+        for _ in 0..150 {
+            let c = b.to_move();
+            let (x, y) = (steps.below(13) as i32, steps.below(13) as i32);
+            if b.play(c, x, y).is_ok() {
+                set.update(&rom, &b, &NoHost, &mut scratch);
+                deepest = deepest.max(set.journal_depth());
+                assert_eq!(set.journal_bytes(), taken);
+            }
+        }
+        let held = set.journal_depth();
+        let (mut restored, mut undos) = (0, 0);
+        while b.undo() {
+            restored += set.update(&rom, &b, &NoHost, &mut scratch).restored;
+            undos += 1;
+        }
+        // The records held are the last plays': each of their undos restores.
+        assert_eq!(restored, held);
+        if budget == DEFAULT_JOURNAL_BYTES {
+            assert_eq!(restored, undos);
+        }
+        if budget == 0 {
+            assert_eq!((taken, deepest, restored), (0, 0, 0));
+        }
+        // Every record held at the deepest point was restored, nothing more.
+        assert!(restored <= deepest, "{restored} > {deepest}");
+        depths.push(deepest);
+    }
+    assert!(depths.windows(2).all(|w| w[0] <= w[1]), "{depths:?}");
+    assert!(depths[1] < depths[4], "{depths:?}");
+    assert!(depths[1] > 0, "{depths:?}");
 }

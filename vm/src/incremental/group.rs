@@ -52,6 +52,20 @@ impl IncrementalGroup {
         })
     }
 
+    /// The group with a journal of at most `bytes` bytes per set
+    /// ([`IncrementalScan::with_journal`]; the default is
+    /// [`super::scan::DEFAULT_JOURNAL_BYTES`]).
+    pub fn with_journal(self, bytes: usize) -> IncrementalGroup {
+        IncrementalGroup {
+            sets: self
+                .sets
+                .into_iter()
+                .map(|s| s.with_journal(bytes))
+                .collect(),
+            ..self
+        }
+    }
+
     /// The sets, in the order of the queries.
     pub fn sets(&self) -> &[IncrementalScan] {
         &self.sets
@@ -101,6 +115,7 @@ impl IncrementalGroup {
             total.checked += u.checked;
             total.verified += u.verified;
             total.rematched += u.rematched;
+            total.restored += u.restored;
         }
         total
     }

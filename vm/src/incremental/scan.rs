@@ -13,6 +13,9 @@
 //! `vanished`. Matches are identified by [`MatchId`] (focus, pattern, orientation), stable
 //! from move to move.
 
+#[path = "journal.rs"]
+mod journal;
+
 use alloc::boxed::Box;
 use alloc::sync::Arc;
 use alloc::vec;
@@ -29,6 +32,8 @@ use crate::matching::{
 use crate::rom::bytecode::{OpReach, decode};
 use crate::rom::lut::NEIGHBOURS;
 use crate::rom::{ClassId, Rom};
+pub use journal::DEFAULT_JOURNAL_BYTES;
+use journal::Journal;
 
 /// A match's identity within one class and perspective: its focus, pattern and reported
 /// orientation (a class reports at most one match per triple; a class default has pattern
@@ -135,6 +140,9 @@ pub struct Update {
     pub verified: usize,
     /// Foci whose class program ran again.
     pub rematched: usize,
+    /// Sets brought back from their journal instead of matching (the update undid the
+    /// last recorded one): 1 or 0 for a set, the count for a group.
+    pub restored: usize,
 }
 
 /// One cell of an oriented entry, in board orientation.
@@ -807,9 +815,11 @@ fn nonzero_groups(hits: &[u64], summary: u64, group: usize) -> u64 {
 }
 
 /// Sets hit word `i` (point `i / words`, [`IncrementalScan`]'s `hits`) to `v`: every write of
-/// a hit word during an update goes through here (a whole-board rebuild clears them all).
+/// a hit word during an update goes through here, noted in the journal (a whole-board
+/// rebuild clears them all, and the journal).
 #[inline(always)]
-fn put_word(hits: &mut [u64], i: usize, v: u64) {
+fn put_word(hits: &mut [u64], log: &mut Journal, i: usize, v: u64) {
+    log.word(i, hits[i]);
     hits[i] = v;
 }
 
@@ -918,10 +928,12 @@ impl Frame {
 }
 
 /// The match set of one query (class, perspective, orientations) over a whole board, kept
-/// up to date by [`IncrementalScan::update`] after each play, undo or edit. All memory is
-/// allocated by [`IncrementalScan::new`] (hit sets of `entries / 8 * 625` bytes, the
-/// class's transition index, shared with [`IncrementalScan::for_perspective`], and six
-/// buffers of `capacity` matches); updates never allocate.
+/// up to date by [`IncrementalScan::update`] after each play, undo or edit; an update that
+/// exactly undoes the last recorded one is restored from a journal instead of matched
+/// ([`IncrementalScan::with_journal`]). All memory is allocated by [`IncrementalScan::new`]
+/// (hit sets of `entries / 8 * 625` bytes, the class's transition index, shared with
+/// [`IncrementalScan::for_perspective`], six buffers of `capacity` matches and the journal,
+/// [`DEFAULT_JOURNAL_BYTES`]); updates never allocate.
 #[derive(Clone, Debug)]
 pub struct IncrementalScan {
     query: Query,
@@ -976,6 +988,9 @@ pub struct IncrementalScan {
     survivors: Vec<(u32, u32)>,
     /// The board as this set alone reads it (a group keeps one per perspective instead).
     frame: Option<Box<Frame>>,
+    /// What the last updates changed, so that one undoing the last is a restore
+    /// (`journal.rs`).
+    journal: Journal,
 }
 
 impl IncrementalScan {
@@ -1047,7 +1062,30 @@ impl IncrementalScan {
             cands: Vec::with_capacity(offsets),
             survivors: Vec::with_capacity(SURVIVORS),
             frame: Some(Box::new(Frame::new())),
+            journal: Journal::new(DEFAULT_JOURNAL_BYTES),
         }
+    }
+
+    /// The set with a journal of at most `bytes` bytes instead of
+    /// [`DEFAULT_JOURNAL_BYTES`] (0: none): an update that exactly undoes the last recorded
+    /// one (the same points back to their old states, e.g. an undo of the last play with
+    /// its captures) restores the set from it instead of matching; the deepest undo served
+    /// grows with the budget (the oldest records go first).
+    pub fn with_journal(self, bytes: usize) -> IncrementalScan {
+        IncrementalScan {
+            journal: Journal::new(bytes),
+            ..self
+        }
+    }
+
+    /// The bytes the set's journal takes (allocated at construction).
+    pub fn journal_bytes(&self) -> usize {
+        self.journal.bytes()
+    }
+
+    /// Updates the journal holds (each can be undone by a restore, newest first).
+    pub fn journal_depth(&self) -> usize {
+        self.journal.depth()
     }
 
     /// The query the set tracks.
@@ -1111,10 +1149,10 @@ impl IncrementalScan {
         let (words, group) = (self.words, self.group);
         let base = p * words;
         // The words that may hold a hit (a superset of the non-zero ones) are cleared.
-        let hits = &mut self.hits;
+        let (hits, log) = (&mut self.hits, &mut self.journal);
         for_hit_words(self.nonzero[p], group, words, |w| {
             if hits[base + w] != 0 {
-                put_word(hits, base + w, 0);
+                put_word(hits, log, base + w, 0);
             }
         });
         let nonzero = &mut self.nonzero[p];
@@ -1123,6 +1161,7 @@ impl IncrementalScan {
         self.with_hits.remove(x, y);
         let sw = ix.slot_words;
         let breaks = &mut self.breaks[p * 3 * sw..(p + 1) * 3 * sw];
+        log.breaks(p, breaks);
         breaks.fill(0);
         if !ix.focus_ok(state(snap, x, y)) {
             return (0, 0);
@@ -1145,7 +1184,7 @@ impl IncrementalScan {
             if ix.holds_far(snap, r, x, y) {
                 let i = base + r / 64;
                 let v = hits[i] | 1 << (r % 64);
-                put_word(hits, i, v);
+                put_word(hits, log, i, v);
                 *nonzero |= 1 << (r / 64 / group);
                 ix.add_breaks(breaks, r);
                 n += 1;
@@ -1172,7 +1211,7 @@ impl IncrementalScan {
         let p = point_index(x, y);
         let (mut dropped, mut seen) = (0, 0);
         let (words, group, summary) = (self.words, self.group, self.nonzero[p]);
-        let hits = &mut self.hits;
+        let (hits, log) = (&mut self.hits, &mut self.journal);
         for_hit_words(summary, group, words, |w| {
             let (mut bits, mut lost) = (hits[p * words + w], 0);
             while bits != 0 {
@@ -1190,7 +1229,7 @@ impl IncrementalScan {
             }
             if lost != 0 {
                 let v = hits[p * words + w] & !lost;
-                put_word(hits, p * words + w, v);
+                put_word(hits, log, p * words + w, v);
             }
         });
         if dropped > 0 {
@@ -1225,8 +1264,40 @@ impl IncrementalScan {
     }
 
     /// An update from `frame`, just advanced to the board from the query's perspective
-    /// (`rebuilt`: it was rebuilt, so the whole board is matched again).
+    /// (`rebuilt`: it was rebuilt, so the whole board is matched again): a restore from the
+    /// journal when its changes undo the last recorded update, else matched and recorded.
     pub(crate) fn apply<B: BoardView + ?Sized, H: Host + ?Sized>(
+        &mut self,
+        rom: &Rom<'_>,
+        board: &B,
+        host: &H,
+        scratch: &mut Scratch,
+        frame: &Frame,
+        rebuilt: bool,
+    ) -> Update {
+        let (now, changes) = (&frame.snap, &frame.changes[..]);
+        let again = rebuilt || !self.valid || now.size != self.snap.size;
+        if !again && changes.is_empty() {
+            self.appeared.clear();
+            self.vanished.clear();
+            return Update::default();
+        }
+        if !again && self.journal.reverses(changes) {
+            return self.restore(now, changes.len());
+        }
+        if !again {
+            self.journal.begin(changes, self.pool.len());
+        }
+        let dropped = self.dropped;
+        let u = self.rematch_changes(rom, board, host, scratch, frame, rebuilt);
+        // A rebuild is not recorded: `end` empties the journal.
+        let exact = !again && self.dropped == dropped;
+        self.journal.end(exact);
+        u
+    }
+
+    /// An update by matching (the body of [`IncrementalScan::apply`]).
+    fn rematch_changes<B: BoardView + ?Sized, H: Host + ?Sized>(
         &mut self,
         rom: &Rom<'_>,
         board: &B,
@@ -1524,7 +1595,7 @@ impl IncrementalScan {
             let (i, bit) = (p * words + r / 64, 1u64 << (r % 64));
             if self.hits[i] & bit == 0 {
                 let v = self.hits[i] | bit;
-                put_word(&mut self.hits, i, v);
+                put_word(&mut self.hits, &mut self.journal, i, v);
                 self.nonzero[p] |= 1 << (r / 64 / self.group);
                 self.count[p] += 1;
                 ix.add_breaks(&mut self.breaks[p * 3 * sw..(p + 1) * 3 * sw], r);
@@ -1674,13 +1745,16 @@ impl IncrementalScan {
     }
 
     /// Makes `run` (and, for plain classes, its entries `ents`) focus `p`'s run: over the old
-    /// one when it fits, else appended to the pool (compacted first when full).
+    /// one when it fits and the set keeps no journal, else appended to the pool (compacted
+    /// first when full). With a journal the old run stays where it is until a compaction
+    /// (which empties the journal), so a restore only puts `runs[p]` back.
     fn place(&mut self, p: usize, run: &[Match], ents: &[u32]) {
+        self.journal.run(p, self.runs[p]);
         let (start, len) = self.runs[p];
         let (start, len, keep) = (start as usize, len as usize, run.len());
         let plain = self.ix.plain.is_some();
         self.live = self.live - len + keep;
-        if keep <= len {
+        if keep <= len && !self.journal.on() {
             self.pool[start..start + keep].copy_from_slice(run);
             if plain {
                 self.ents[start..start + keep].copy_from_slice(ents);
@@ -1690,7 +1764,9 @@ impl IncrementalScan {
         }
         self.runs[p] = (0, 0);
         if self.pool.len() + keep > self.pool.capacity() {
-            // Full: the live runs, assembled in scan order, become the pool's front.
+            // Full: the live runs, assembled in scan order, become the pool's front (the
+            // journal's old runs go).
+            self.journal.spoil();
             self.assembled = false;
             assemble(&mut self.matches, &self.pool, &self.runs);
             if plain {
