@@ -12,7 +12,9 @@
 //! time (never copied); prints a note if absent.
 //! Run: `cargo bench -p lens-compiler --bench incremental`.
 //! `LENS_BENCH_PROFILE_INCREMENTAL=1` (or `=sets`: the sets alone; `=nojournal`: the group
-//! without its journal): the group alone, five rounds, no criterion (for callgrind: `--toggle-collect='*Incremental*update*'`, or perf).
+//! without its journal; `=plays`: plays through `play_update`, undos through `undo_update`,
+//! for `--toggle-collect='*play_update*'`): the group alone, five rounds, no criterion (for
+//! callgrind: `--toggle-collect='*Incremental*update*'`, or perf).
 
 #[path = "../../vm/tests/incremental_support/mod.rs"]
 mod incremental_support;
@@ -114,6 +116,19 @@ impl World<'_> {
         }
         (moves, seen)
     }
+}
+
+/// A play's update (its own symbol for the profilers).
+#[inline(never)]
+fn play_update(g: &mut IncrementalGroup, rom: &Rom<'_>, b: &Board, scratch: &mut Scratch) {
+    black_box(g.update(rom, b, &NoHost, scratch));
+}
+
+/// An undo's update (its own symbol for the profilers: a different body, so the two are
+/// not folded into one).
+#[inline(never)]
+fn undo_update(g: &mut IncrementalGroup, rom: &Rom<'_>, b: &Board, scratch: &mut Scratch) {
+    black_box(g.update(rom, b, &NoHost, scratch).restored);
 }
 
 fn bench(c: &mut Criterion) {
@@ -265,6 +280,24 @@ fn bench(c: &mut Criterion) {
         // For `perf record` or callgrind: one incremental way alone, a few rounds.
         if way == "nojournal" {
             std::mem::swap(&mut w.group, &mut w.unjournalled);
+        }
+        if way == "plays" {
+            // Plays through `play_update`, undos (journal restores) through `undo_update`:
+            // callgrind `--toggle-collect='*play_update*'` counts the plays alone.
+            for _ in 0..5 {
+                for (_, steps) in &games {
+                    let mut b = Board::new(19).unwrap();
+                    w.group.update(&w.rom, &b, &NoHost, &mut w.scratch);
+                    for s in steps {
+                        s.apply(&mut b);
+                        play_update(&mut w.group, &w.rom, &b, &mut w.scratch);
+                    }
+                    while b.undo() {
+                        undo_update(&mut w.group, &w.rom, &b, &mut w.scratch);
+                    }
+                }
+            }
+            return;
         }
         let way = if way == "sets" {
             Way::SetsAlone

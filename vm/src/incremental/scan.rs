@@ -25,7 +25,7 @@ use core::sync::atomic::{AtomicUsize, Ordering};
 use super::snapshot::{POINTS, PointSet, Snapshot, walk_string};
 use crate::board::{BoardView, Colour, MAX_SIZE};
 use crate::geometry::Orientation;
-use crate::matching::simd::{and_rows, prefetch};
+use crate::matching::simd::{and_rows, prefetch, prefetch_in};
 use crate::matching::{
     Ctx, Fact, Geometry, Host, Match, MatchBuf, Query, Scratch, plain_facts, put_plain, run_class,
 };
@@ -594,7 +594,10 @@ impl Index {
         let words = (b.len as usize).div_ceil(64);
         let points = if words == 1 { 4 } else { FILTERED };
         for (i, &s) in st[..points].iter().enumerate() {
-            prefetch(&self.rows[b.rows as usize + ((s & 3) as usize * FILTERED + i) * words]);
+            prefetch_in(
+                &self.rows,
+                b.rows as usize + ((s & 3) as usize * FILTERED + i) * words,
+            );
         }
     }
 
@@ -632,16 +635,16 @@ impl Index {
             .all(|c| c.allowed >> state(snap, x + c.dx as i32, y + c.dy as i32) & 1 != 0)
     }
 
-    /// Whether entry `r` has a cell at offset `(dx, dy)` (slot `slot`) refusing state `b`.
+    /// Whether entry `r` has a cell at offset `(dx, dy)` (slot `slot`) refusing state `b`
+    /// (an on-board state, 0..3): its window mask, or beyond the window its refusal bitmap
+    /// (one word, not a walk over the far cells).
     #[inline]
     fn refuses(&self, r: usize, dx: i32, dy: i32, slot: u16, b: u8) -> bool {
         if cheb(dx, dy) <= WIN {
             return self.win[r][b as usize] >> win_bit(dx, dy) & 1 != 0;
         }
-        let [from, end] = self.far[r];
-        self.cells[from as usize..end as usize]
-            .iter()
-            .any(|c| c.slot == slot && c.allowed >> b & 1 == 0)
+        let sw = self.slot_words;
+        self.refusals[(r * 3 + b as usize) * sw + slot as usize / 64] >> (slot % 64) & 1 != 0
     }
 
     /// Adds the slots where entry `r` refuses each state to a point's break bitmaps (which
@@ -848,13 +851,14 @@ fn fill_pad(pad: &mut [u8], snap: &Snapshot) {
 /// the padded states: one byte each.
 #[inline(always)]
 fn read_states(pad: &[u8], x: i32, y: i32, st: &mut [u8]) {
-    let at = pad_index(x, y) as isize;
+    // The 3x3 square as three rows of 3 (three bounds checks, not nine).
+    let at = pad_index(x, y) - PAD - 1;
+    let sq: [&[u8]; 3] = core::array::from_fn(|r| &pad[at + r * PAD..][..3]);
     for (i, &(dx, dy)) in NEIGHBOURS.iter().enumerate() {
-        let d = dy as isize * PAD as isize + dx as isize;
-        st[i] = pad[(at + d) as usize];
+        st[i] = sq[(dy + 1) as usize][(dx + 1) as usize];
     }
     if let Some(s) = st.get_mut(8) {
-        *s = pad[at as usize];
+        *s = sq[1][1];
     }
 }
 
@@ -1388,20 +1392,27 @@ impl IncrementalScan {
                 let mut nb = [0u8; 8];
                 read_states(pad, cx, cy, &mut nb);
                 let nb_bits = present(&nb) as u32;
-                // The gain rows of the change's neighbours' states (ANDed per row below).
+                let (y0, y1) = ((cy - span).max(0), (cy + span).min(size - 1));
+                // Focus row `y` reads offset row `cy - y + span`: `first + y1 - y`.
+                let (first, n) = ((cy - y1 + span) as usize, (y1 - y0) as usize + 1);
+                // The gain rows of the change's neighbours' states over the span's offset
+                // rows (ANDed per row below; `n` long, so the reads need no bounds checks).
                 let gains: [&[u64]; 8] = core::array::from_fn(|i| {
-                    &ix.gain_rows[(t * 32 + 4 * i + nb[i] as usize) * side..][..side]
+                    &ix.gain_rows[(t * 32 + 4 * i + nb[i] as usize) * side + first..][..n]
                 });
+                let brks = &ix.break_rows[b as usize * side + first..][..n];
                 let buckets = &ix.buckets[t * ix.slots..(t + 1) * ix.slots];
-                // The offset masks' bit `span - dx` is focus `cx - dx`: a shift.
-                let at = |m: u64| ((m as u128) << cx >> span) as u32 & window;
+                // The offset masks' bit `span - dx` is focus `cx - dx`: a shift (bits below
+                // `2 * span + cx <= 54`, so a u64 holds it).
+                let at = |m: u64| (m << cx >> span) as u32 & window;
                 // Phase 1: the foci to visit; their buckets and break words are asked for
                 // before any is read, so the misses overlap.
                 visits.clear();
-                for y in (cy - span).max(0)..=(cy + span).min(size - 1) {
-                    let row = (cy - y + span) as usize;
-                    let gain = at(gains.iter().fold(u64::MAX, |g, r| g & r[row]));
-                    let brk = at(ix.break_rows[b as usize * side + row]);
+                for y in y0..=y1 {
+                    let k = (y1 - y) as usize;
+                    let row = first + k;
+                    let gain = at(gains.iter().fold(u64::MAX, |g, r| g & r[k]));
+                    let brk = at(brks[k]);
                     let mut foci = focus_rows[y as usize] & (gain | (brk & self.with_hits.row(y)));
                     // Foci within the span's columns: every offset has a grid place.
                     let grid = &ix.grid[row * side..(row + 1) * side];
