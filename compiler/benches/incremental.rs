@@ -341,13 +341,7 @@ fn bench(c: &mut Criterion) {
             t[k].push(d.as_secs_f64() * 1e6 / moves as f64);
         }
     }
-    let med: Vec<f64> = t
-        .iter_mut()
-        .map(|v| {
-            v.sort_by(f64::total_cmp);
-            v[v.len() / 2]
-        })
-        .collect();
+    let med: Vec<f64> = t.iter_mut().map(|v| median(v)).collect();
     let replay = med[4];
     let net = |k: usize| med[k] - replay;
     eprintln!(
@@ -385,18 +379,15 @@ fn bench(c: &mut Criterion) {
             for (_, steps) in &games {
                 let mut b = Board::new(19).unwrap();
                 group.update(&w.rom, &b, &NoHost, &mut w.scratch);
-                let mut timed = |b: &Board, side: &mut (Duration, usize)| {
-                    let t0 = thread_cpu::thread_cpu();
-                    black_box(group.update(&w.rom, b, &NoHost, &mut w.scratch));
-                    side.0 += thread_cpu::thread_cpu() - t0;
-                    side.1 += 1;
+                let mut timed = |b: &Board, side: Option<&mut (Duration, usize)>| {
+                    timed_update(group, &w.rom, b, &mut w.scratch, side)
                 };
                 for s in steps {
                     s.apply(&mut b);
-                    timed(&b, &mut play);
+                    timed(&b, Some(&mut play));
                 }
                 while b.undo() {
-                    timed(&b, &mut undo);
+                    timed(&b, Some(&mut undo));
                 }
             }
             for (k, (d, n)) in [play, undo].into_iter().enumerate() {
@@ -404,12 +395,7 @@ fn bench(c: &mut Criterion) {
             }
         }
     }
-    let [[plays, undos], [plays0, undos0]] = split.map(|s| {
-        s.map(|mut v| {
-            v.sort_by(f64::total_cmp);
-            v[v.len() / 2]
-        })
-    });
+    let [[plays, undos], [plays0, undos0]] = split.map(|s| s.map(|mut v| median(&mut v)));
     eprintln!(
         "incremental (group), plays and undos apart, median of 5 alternating rounds: \
          play {plays:.2} us, undo {undos:.2} us per step (mean {:.2}); without the journal \
@@ -437,12 +423,7 @@ fn bench(c: &mut Criterion) {
                 let mut b = Board::new(19).unwrap();
                 group.update(&w.rom, &b, &NoHost, &mut w.scratch);
                 let mut timed = |b: &Board, side: Option<&mut (Duration, usize)>| {
-                    let t0 = thread_cpu::thread_cpu();
-                    black_box(group.update(&w.rom, b, &NoHost, &mut w.scratch));
-                    if let Some(side) = side {
-                        side.0 += thread_cpu::thread_cpu() - t0;
-                        side.1 += 1;
-                    }
+                    timed_update(group, &w.rom, b, &mut w.scratch, side)
                 };
                 for s in steps {
                     if matches!(s, Step::Play(..)) {
@@ -463,12 +444,7 @@ fn bench(c: &mut Criterion) {
             }
         }
     }
-    let [[plays, undos], [plays0, undos0]] = tries.map(|s| {
-        s.map(|mut v| {
-            v.sort_by(f64::total_cmp);
-            v[v.len() / 2]
-        })
-    });
+    let [[plays, undos], [plays0, undos0]] = tries.map(|s| s.map(|mut v| median(&mut v)));
     eprintln!(
         "incremental (group), a search's tries (each game move played, taken back, played \
          again), median of 5 alternating rounds: try {plays:.2} us, take back {undos:.2} us \
@@ -499,15 +475,34 @@ fn bench(c: &mut Criterion) {
     let per_level: Vec<String> = levels
         .iter()
         .zip(&mut t)
-        .map(|(l, v)| {
-            v.sort_by(f64::total_cmp);
-            format!("{:?} {:.2} us", l.vector, v[v.len() / 2])
-        })
+        .map(|(l, v)| format!("{:?} {:.2} us", l.vector, median(v)))
         .collect();
     eprintln!(
         "incremental (group) per vector level, median of 5 alternating rounds: {}",
         per_level.join(", ")
     );
+}
+
+/// The median of `v` (sorted in place).
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+/// Updates `group` with `board`, adding the thread CPU time and one step to `side` if given.
+fn timed_update(
+    group: &mut IncrementalGroup,
+    rom: &Rom<'_>,
+    board: &Board,
+    scratch: &mut Scratch,
+    side: Option<&mut (Duration, usize)>,
+) {
+    let t0 = thread_cpu::thread_cpu();
+    black_box(group.update(rom, board, &NoHost, scratch));
+    if let Some(side) = side {
+        side.0 += thread_cpu::thread_cpu() - t0;
+        side.1 += 1;
+    }
 }
 
 criterion_group!(benches, bench);

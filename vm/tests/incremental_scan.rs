@@ -39,21 +39,7 @@ fn incremental_sets_equal_full_scans_on_random_games() {
         .enumerate()
         .map(|(i, &(r, n))| random_class(&mut rng, &format!("c{i}"), n, r, &mut next_id, 4))
         .collect();
-    // Plain classes (mode all, no default, globs, tests or rejects: every hit is its match,
-    // as in GNU Go's databases), one on empty points and one anchored on friend stones.
-    for (name, focus) in [("plain_empty", E), ("plain_friend", F)] {
-        let nodes = (0..30)
-            .map(|_| {
-                let mut p = random_pattern(&mut rng, next_id, 3, false);
-                p.result = Some(lens_vm::spec::ResultSpec::Value { value: 1, bits: 0 });
-                next_id += 1;
-                ClassNode::Pattern(p)
-            })
-            .collect();
-        let mut c = class(name, Mode::All, 7, nodes);
-        c.focus = focus;
-        classes.push(c);
-    }
+    classes.extend(plain_classes(&mut rng, &mut next_id));
     let spec = RomSpec {
         toolchain: "incremental".into(),
         classes,
@@ -285,6 +271,28 @@ fn updates_do_not_allocate() {
     assert_eq!(ALLOCS.load(std::sync::atomic::Ordering::SeqCst), 0);
 }
 
+/// Two plain classes of 30 random patterns (mode all, no default, globs, tests or rejects:
+/// every hit is its match, as in GNU Go's databases), one on empty points and one anchored
+/// on friend stones.
+fn plain_classes(rng: &mut Rng, next_id: &mut u32) -> Vec<ClassSpec> {
+    [("plain_empty", E), ("plain_friend", F)]
+        .into_iter()
+        .map(|(name, focus)| {
+            let nodes = (0..30)
+                .map(|_| {
+                    let mut p = random_pattern(rng, *next_id, 3, false);
+                    p.result = Some(lens_vm::spec::ResultSpec::Value { value: 1, bits: 0 });
+                    *next_id += 1;
+                    ClassNode::Pattern(p)
+                })
+                .collect();
+            let mut c = class(name, Mode::All, 7, nodes);
+            c.focus = focus;
+            c
+        })
+        .collect()
+}
+
 /// A ROM of random classes of every kind (as the first test, smaller) and two plain ones.
 fn journal_rom() -> Vec<u8> {
     let mut rng = Rng(0xD0_0D);
@@ -294,19 +302,7 @@ fn journal_rom() -> Vec<u8> {
         .enumerate()
         .map(|(i, &(r, n))| random_class(&mut rng, &format!("j{i}"), n, r, &mut next_id, 4))
         .collect();
-    for (name, focus) in [("plain_empty", E), ("plain_friend", F)] {
-        let nodes = (0..30)
-            .map(|_| {
-                let mut p = random_pattern(&mut rng, next_id, 3, false);
-                p.result = Some(lens_vm::spec::ResultSpec::Value { value: 1, bits: 0 });
-                next_id += 1;
-                ClassNode::Pattern(p)
-            })
-            .collect();
-        let mut c = class(name, Mode::All, 7, nodes);
-        c.focus = focus;
-        classes.push(c);
-    }
+    classes.extend(plain_classes(&mut rng, &mut next_id));
     rom::write(&RomSpec {
         toolchain: "journal".into(),
         classes,
