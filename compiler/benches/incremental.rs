@@ -367,35 +367,15 @@ fn bench(c: &mut Criterion) {
     // Plays and undos apart (the group with its journal, and without one, alternating;
     // each update timed alone, so the clock's own cost, well under 1 %, is in all): an
     // engine's search undoes as often as it plays.
-    let mut split = [[Vec::new(), Vec::new()], [Vec::new(), Vec::new()]];
-    for _ in 0..5 {
-        for (j, split) in split.iter_mut().enumerate() {
-            let group = if j == 0 {
-                &mut w.group
-            } else {
-                &mut w.unjournalled
-            };
-            let [mut play, mut undo] = [(Duration::ZERO, 0usize); 2];
-            for (_, steps) in &games {
-                let mut b = Board::new(19).unwrap();
-                group.update(&w.rom, &b, &NoHost, &mut w.scratch);
-                let mut timed = |b: &Board, side: Option<&mut (Duration, usize)>| {
-                    timed_update(group, &w.rom, b, &mut w.scratch, side)
-                };
-                for s in steps {
-                    s.apply(&mut b);
-                    timed(&b, Some(&mut play));
-                }
-                while b.undo() {
-                    timed(&b, Some(&mut undo));
-                }
-            }
-            for (k, (d, n)) in [play, undo].into_iter().enumerate() {
-                split[k].push(d.as_secs_f64() * 1e6 / n as f64);
-            }
+    let [[plays, undos], [plays0, undos0]] = apart(&mut w, &games, |steps, b, timed| {
+        for s in steps {
+            s.apply(b);
+            timed(b, Some(0));
         }
-    }
-    let [[plays, undos], [plays0, undos0]] = split.map(|s| s.map(|mut v| median(&mut v)));
+        while b.undo() {
+            timed(b, Some(1));
+        }
+    });
     eprintln!(
         "incremental (group), plays and undos apart, median of 5 alternating rounds: \
          play {plays:.2} us, undo {undos:.2} us per step (mean {:.2}); without the journal \
@@ -410,41 +390,21 @@ fn bench(c: &mut Criterion) {
     // A search's tries: at every position of every game, the next move played and taken
     // back (each update timed), then played for good (untimed), as an engine's reading
     // does around the game's moves; with the journal and without, alternating.
-    let mut tries = [[Vec::new(), Vec::new()], [Vec::new(), Vec::new()]];
-    for _ in 0..5 {
-        for (j, tries) in tries.iter_mut().enumerate() {
-            let group = if j == 0 {
-                &mut w.group
-            } else {
-                &mut w.unjournalled
-            };
-            let [mut play, mut undo] = [(Duration::ZERO, 0usize); 2];
-            for (_, steps) in &games {
-                let mut b = Board::new(19).unwrap();
-                group.update(&w.rom, &b, &NoHost, &mut w.scratch);
-                let mut timed = |b: &Board, side: Option<&mut (Duration, usize)>| {
-                    timed_update(group, &w.rom, b, &mut w.scratch, side)
-                };
-                for s in steps {
-                    if matches!(s, Step::Play(..)) {
-                        s.apply(&mut b);
-                        timed(&b, Some(&mut play));
-                        b.undo();
-                        timed(&b, Some(&mut undo));
-                    }
-                    s.apply(&mut b);
-                    timed(&b, None);
-                }
-                while b.undo() {
-                    timed(&b, None);
-                }
+    let [[plays, undos], [plays0, undos0]] = apart(&mut w, &games, |steps, b, timed| {
+        for s in steps {
+            if matches!(s, Step::Play(..)) {
+                s.apply(b);
+                timed(b, Some(0));
+                b.undo();
+                timed(b, Some(1));
             }
-            for (k, (d, n)) in [play, undo].into_iter().enumerate() {
-                tries[k].push(d.as_secs_f64() * 1e6 / n as f64);
-            }
+            s.apply(b);
+            timed(b, None);
         }
-    }
-    let [[plays, undos], [plays0, undos0]] = tries.map(|s| s.map(|mut v| median(&mut v)));
+        while b.undo() {
+            timed(b, None);
+        }
+    });
     eprintln!(
         "incremental (group), a search's tries (each game move played, taken back, played \
          again), median of 5 alternating rounds: try {plays:.2} us, take back {undos:.2} us \
@@ -489,20 +449,45 @@ fn median(v: &mut [f64]) -> f64 {
     v[v.len() / 2]
 }
 
-/// Updates `group` with `board`, adding the thread CPU time and one step to `side` if given.
-fn timed_update(
-    group: &mut IncrementalGroup,
-    rom: &Rom<'_>,
-    board: &Board,
-    scratch: &mut Scratch,
-    side: Option<&mut (Duration, usize)>,
-) {
-    let t0 = thread_cpu::thread_cpu();
-    black_box(group.update(rom, board, &NoHost, scratch));
-    if let Some(side) = side {
-        side.0 += thread_cpu::thread_cpu() - t0;
-        side.1 += 1;
+/// Walks every game with the group with its journal and without one, alternating, 5 rounds:
+/// `walk` moves the board and calls its third argument after each move, to update the group
+/// (side `Some(k)`: timed alone on thread CPU, as a play (0) or an undo (1); `None`: untimed).
+/// Returns the medians of microseconds per timed update, `[with, without][play, undo]`.
+fn apart(
+    w: &mut World<'_>,
+    games: &[(String, Vec<Step>)],
+    walk: impl Fn(&[Step], &mut Board, &mut dyn FnMut(&Board, Option<usize>)),
+) -> [[f64; 2]; 2] {
+    let mut us = [[Vec::new(), Vec::new()], [Vec::new(), Vec::new()]];
+    for _ in 0..5 {
+        for (j, us) in us.iter_mut().enumerate() {
+            let World {
+                rom,
+                group,
+                unjournalled,
+                scratch,
+                ..
+            } = &mut *w;
+            let group = if j == 0 { group } else { unjournalled };
+            let mut sides = [(Duration::ZERO, 0usize); 2];
+            for (_, steps) in games {
+                let mut b = Board::new(19).unwrap();
+                group.update(rom, &b, &NoHost, scratch);
+                walk(steps, &mut b, &mut |b, side| {
+                    let t0 = thread_cpu::thread_cpu();
+                    black_box(group.update(rom, b, &NoHost, scratch));
+                    if let Some(k) = side {
+                        sides[k].0 += thread_cpu::thread_cpu() - t0;
+                        sides[k].1 += 1;
+                    }
+                });
+            }
+            for (k, (d, n)) in sides.into_iter().enumerate() {
+                us[k].push(d.as_secs_f64() * 1e6 / n as f64);
+            }
+        }
     }
+    us.map(|s| s.map(|mut v| median(&mut v)))
 }
 
 criterion_group!(benches, bench);

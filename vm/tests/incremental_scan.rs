@@ -133,18 +133,8 @@ fn incremental_sets_equal_full_scans_on_random_games() {
                     "appeared in scan order"
                 );
                 assert!(in_order(set.vanished(), &was), "vanished in scan order");
-                // Each focus's run is the full scan's matches there.
-                for y in -1..=size as i32 {
-                    for x in -1..=size as i32 {
-                        let want: Vec<Match> = out
-                            .as_slice()
-                            .iter()
-                            .filter(|m| m.focus == (x, y))
-                            .copied()
-                            .collect();
-                        assert_eq!(set.matches_at(x, y), want.as_slice(), "({x}, {y})");
-                    }
-                }
+                // Each focus's run is the full scan's matches there (off-board foci too).
+                assert_runs(set, out.as_slice(), -1..=size as i32, "");
                 changes += set.appeared().len() + set.vanished().len();
                 compared += out.len();
             }
@@ -176,6 +166,22 @@ fn incremental_sets_equal_full_scans_on_random_games() {
 fn in_order(part: &[Match], whole: &[Match]) -> bool {
     let mut rest = whole.iter();
     part.iter().all(|m| rest.any(|w| w == m))
+}
+
+/// Asserts that `set`'s run at each focus `(x, y)`, both in `range`, is `full`'s matches
+/// there (a full scan's, in its order).
+fn assert_runs(
+    set: &IncrementalScan,
+    full: &[Match],
+    range: std::ops::RangeInclusive<i32>,
+    what: &str,
+) {
+    for y in range.clone() {
+        for x in range.clone() {
+            let want: Vec<Match> = full.iter().filter(|m| m.focus == (x, y)).copied().collect();
+            assert_eq!(set.matches_at(x, y), want.as_slice(), "{what} ({x}, {y})");
+        }
+    }
 }
 
 /// Counts allocations made on this thread while armed.
@@ -341,17 +347,7 @@ fn update_and_check(
         assert_eq!(patched, after, "{what}");
         assert!(in_order(set.appeared(), out.as_slice()), "{what}: order");
         assert!(in_order(set.vanished(), &was), "{what}: order");
-        for y in 0..b.size() as i32 {
-            for x in 0..b.size() as i32 {
-                let want: Vec<Match> = out
-                    .as_slice()
-                    .iter()
-                    .filter(|m| m.focus == (x, y))
-                    .copied()
-                    .collect();
-                assert_eq!(set.matches_at(x, y), want.as_slice(), "{what} ({x}, {y})");
-            }
-        }
+        assert_runs(set, out.as_slice(), 0..=b.size() as i32 - 1, what);
     }
     let gu = group.update(rom, b, &NoHost, scratch);
     for (j, alone) in sets.iter_mut().enumerate() {
