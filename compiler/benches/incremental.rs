@@ -376,15 +376,29 @@ fn bench(c: &mut Criterion) {
             timed(b, Some(1));
         }
     });
+    let clock = clock_cost();
     eprintln!(
         "incremental (group), plays and undos apart, median of 5 alternating rounds: \
          play {plays:.2} us, undo {undos:.2} us per step (mean {:.2}); without the journal \
          play {plays0:.2} us, undo {undos0:.2} us (mean {:.2}); journal / none: play {:.2}x, \
-         undo {:.2}x",
+         undo {:.2}x; the clock's own cost, in each figure: {clock:.2} us (play {:.2} us net)",
         (plays + undos) / 2.0,
         (plays0 + undos0) / 2.0,
         plays / plays0,
         undos / undos0,
+        plays - clock,
+    );
+
+    // The side to move's sets only: what GNU Go matches at each position (its patterns for
+    // the colour to move). Each colour's five sets are one group, brought up to date at the
+    // positions where that colour is to move, so each update takes in two moves.
+    let sides = side_to_move(&mut w, &games);
+    eprintln!(
+        "incremental, the side to move's five sets only (a group per colour, each update \
+         taking in the two moves since that colour was last to move), median of 5 rounds: \
+         {sides:.2} us per play ({:.2} us net of the clock); both colours' ten sets above: \
+         {plays:.2} us",
+        sides - clock,
     );
 
     // A search's tries: at every position of every game, the next move played and taken
@@ -447,6 +461,71 @@ fn bench(c: &mut Criterion) {
 fn median(v: &mut [f64]) -> f64 {
     v.sort_by(f64::total_cmp);
     v[v.len() / 2]
+}
+
+/// The thread CPU clock's own cost in an interval timed by two reads (the median of 5
+/// rounds of 10,000 back-to-back pairs): what each per-update figure includes besides the
+/// update.
+fn clock_cost() -> f64 {
+    let mut rounds: Vec<f64> = (0..5)
+        .map(|_| {
+            let mut d = Duration::ZERO;
+            for _ in 0..10_000 {
+                let t0 = thread_cpu::thread_cpu();
+                d += thread_cpu::thread_cpu() - t0;
+            }
+            d.as_secs_f64() * 1e6 / 10_000.0
+        })
+        .collect();
+    median(&mut rounds)
+}
+
+/// Microseconds per play when only the side to move's sets are kept (median of 5 rounds):
+/// Black's five sets and White's five sets as two groups without a journal, and after each
+/// play the group of the colour now to move is updated (timed alone), taking in the
+/// opponent's move and its own previous one. Setup stones update both.
+fn side_to_move(w: &mut World<'_>, games: &[(String, Vec<Step>)]) -> f64 {
+    let mut groups = [Colour::Black, Colour::White].map(|c| {
+        let qs: Vec<Query> = w
+            .queries
+            .iter()
+            .copied()
+            .filter(|q| q.perspective == c)
+            .collect();
+        IncrementalGroup::new(&w.rom, &qs, 8192)
+            .unwrap()
+            .with_journal(0)
+    });
+    let mut us = Vec::new();
+    for _ in 0..5 {
+        let (mut d, mut n) = (Duration::ZERO, 0usize);
+        for (_, steps) in games {
+            let mut b = Board::new(19).unwrap();
+            for g in &mut groups {
+                g.update(&w.rom, &b, &NoHost, &mut w.scratch);
+            }
+            for s in steps {
+                s.apply(&mut b);
+                match *s {
+                    Step::Play(c, ..) => {
+                        // The colour to move next is the other one.
+                        let g = &mut groups[(c == Colour::Black) as usize];
+                        let t0 = thread_cpu::thread_cpu();
+                        black_box(g.update(&w.rom, &b, &NoHost, &mut w.scratch));
+                        d += thread_cpu::thread_cpu() - t0;
+                        n += 1;
+                    }
+                    _ => {
+                        for g in &mut groups {
+                            g.update(&w.rom, &b, &NoHost, &mut w.scratch);
+                        }
+                    }
+                }
+            }
+        }
+        us.push(d.as_secs_f64() * 1e6 / n as f64);
+    }
+    median(&mut us)
 }
 
 /// Walks every game with the group with its journal and without one, alternating, 5 rounds:
