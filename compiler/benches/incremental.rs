@@ -8,8 +8,9 @@
 //! per set), and against the replay alone, in the same run. Thread CPU time; the summary
 //! prints microseconds per move (a play or an undo; one iteration = every game forth and
 //! back), the group's plays and undos apart, and a search's tries (each move played, taken
-//! back and played again), with the group's journal and without. Reads the GPL data at run
-//! time (never copied); prints a note if absent.
+//! back and played again), with the group's journal and without, the clock's own cost in
+//! those per-update figures, and the side to move's five sets alone (a group per colour).
+//! Reads the GPL data at run time (never copied); prints a note if absent.
 //! Run: `cargo bench -p lens-compiler --bench incremental`.
 //! `LENS_BENCH_PROFILE_INCREMENTAL=1` (or `=sets`: the sets alone; `=nojournal`: the group
 //! without its journal; `=plays`: plays through `play_update`, undos through `undo_update`,
