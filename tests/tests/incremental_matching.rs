@@ -8,7 +8,10 @@
 //! are unique within a set. The same (class, perspective) sets as one group
 //! (`IncrementalGroup`, one board read per update) give every set alone's matches, runs and
 //! difference after every step. The steps rotate over the machine's instruction-set levels
-//! (`matching::simd`: the incremental filter's ANDs and the rescans). The standard library's
+//! (`matching::simd`: the incremental filter's ANDs and the rescans). GNU Go's sets in entry
+//! mode (`with_entry_results`, as a group and alone with a small capacity) equal the same
+//! sets in match mode after every play and undo (their hits' matches, runs and difference).
+//! The standard library's
 //! 3x3 lookup classes also answer the same
 //! through the kept 3x3 codes (`Codes3x3::match_at`) as through `Rom::match_at`.
 //!
@@ -32,6 +35,9 @@ use lens_vm::matching::simd::{self, Simd};
 use lens_vm::{ClassId, Match, MatchBuf, NoHost, Orientations, Query, Rom, Scratch};
 
 const CAPACITY: usize = 16 * 1024;
+/// Capacity of the entry-mode test's sets alone: below GNU Go's largest sets in the games,
+/// so their pools are compacted and matches dropped.
+const SMALL: usize = 400;
 
 fn gnugo_rom(dir: &std::path::Path) -> (Vec<u8>, Vec<String>) {
     let files = ["patterns.db", "patterns2.db"];
@@ -242,6 +248,91 @@ fn gnugo_patterns_incremental_equals_full_rescan_on_every_move() {
     replay_all(&mut sets, &games, 8, 16);
     assert!(sets.updates > 10_000, "{} updates", sets.updates);
     assert!(sets.changes_seen > 3_000, "{} changes", sets.changes_seen);
+}
+
+/// Entry mode (`with_entry_results`) for GNU Go's ten sets (all five classes are plain): a
+/// group in entry mode and the same group in match mode, and each set alone in both modes
+/// with a small capacity (its pool compacted, matches dropped), updated after every play and
+/// undo of the games (undos restored from the journals) give the same updates, and the
+/// entry mode's hits through `match_of` are the match mode's difference, runs and set.
+#[test]
+#[cfg_attr(no_shared_data, ignore = "needs ../shared/data beside the repository")]
+fn gnugo_entry_mode_equals_match_mode_on_every_move() {
+    let Some(dir) = gnugo_dir() else { return };
+    let games = ci_games(&dir);
+    let (bytes, names) = gnugo_rom(&dir);
+    let rom = Rom::from_bytes(&bytes).unwrap();
+    let queries: Vec<Query> = names
+        .iter()
+        .filter_map(|n| rom.class_by_name(n))
+        .flat_map(|class| {
+            [Colour::Black, Colour::White].map(|perspective| Query {
+                class,
+                perspective,
+                orientations: Orientations::All,
+            })
+        })
+        .collect();
+    assert_eq!(queries.len(), 10);
+    let group = || IncrementalGroup::new(&rom, &queries, CAPACITY).unwrap();
+    let mut entries = group()
+        .with_entry_results()
+        .expect("GNU Go's classes are plain");
+    let mut matches = group();
+    let set = |q: Query| IncrementalScan::new(&rom, q, SMALL).unwrap();
+    let mut twins: Vec<(IncrementalScan, IncrementalScan)> = queries
+        .iter()
+        .map(|&q| (set(q).with_entry_results().unwrap(), set(q)))
+        .collect();
+    let mut scratch = Scratch::new();
+    let (mut changes, mut restored) = (0, 0);
+    // Per set alone: restores, matches dropped (at most).
+    let mut alone = vec![(0, 0); twins.len()];
+    let mut step = |b: &Board, what: &dyn Fn() -> String| {
+        let u = entries.update(&rom, b, &NoHost, &mut scratch);
+        assert_eq!(
+            u,
+            matches.update(&rom, b, &NoHost, &mut scratch),
+            "{}",
+            what()
+        );
+        restored += u.restored;
+        for j in 0..queries.len() {
+            let what = || format!("set {j}, {}", what());
+            changes += assert_entry_twin(entries.set(j), matches.set(j), 19, &what);
+            assert!(entries.matches(j) == matches.matches(j), "{}", what());
+        }
+        for ((e, m), a) in twins.iter_mut().zip(&mut alone) {
+            let u = e.update(&rom, b, &NoHost, &mut scratch);
+            assert_eq!(u, m.update(&rom, b, &NoHost, &mut scratch), "{}", what());
+            assert_entry_twin(e, m, 19, what);
+            assert!(e.matches() == m.matches(), "{}", what());
+            *a = (a.0 + u.restored, a.1.max(m.dropped()));
+        }
+    };
+    for (name, steps) in &games {
+        let mut b = Board::new(19).unwrap();
+        step(&b, &|| format!("{name}, empty board"));
+        for (i, s) in steps.iter().enumerate() {
+            s.apply(&mut b);
+            step(&b, &|| format!("{name} after step {} ({s:?})", i + 1));
+        }
+        let mut i = steps.len();
+        while b.undo() {
+            i -= 1;
+            step(&b, &|| format!("{name} after undoing to step {i}"));
+        }
+    }
+    assert!(changes > 3_000, "{changes} changes");
+    assert!(restored > 5_000, "{restored} restores");
+    // Some sets alone were compacted without dropping anything (a compaction empties the
+    // journal: fewer undos restored than each of the group's sets), and some dropped.
+    let per_set = restored / queries.len();
+    assert!(
+        alone.iter().any(|&(r, d)| d == 0 && r < per_set),
+        "{per_set} {alone:?}"
+    );
+    assert!(alone.iter().any(|&(_, d)| d > 0), "{alone:?}");
 }
 
 #[test]

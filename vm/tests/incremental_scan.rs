@@ -11,13 +11,15 @@
 //! included. Undos restored from the journal (and the updates that must match instead: an
 //! undo then another play, several steps at once, a removal, undos beyond a small journal,
 //! the update after `invalidate`) equal full scans; the journal keeps within its budget.
+//! Sets and groups in entry mode (`with_entry_results`: plain classes only) equal their
+//! match-mode twins after every step, journal restores and pool compactions included.
 //! Needs no external data.
 
 mod incremental_support;
 
 use std::collections::BTreeSet;
 
-use incremental_support::{Did, Rng as StepRng, random_step};
+use incremental_support::{Did, Rng as StepRng, assert_entry_twin, random_step};
 use lens_test_support::fixtures::*;
 use lens_vm::board::Board;
 use lens_vm::incremental::{DEFAULT_JOURNAL_BYTES, IncrementalGroup, IncrementalScan, MatchId};
@@ -216,11 +218,13 @@ static A: Counting = Counting;
 fn updates_do_not_allocate() {
     let mut rng = Rng(7);
     let mut next_id = 0;
+    let mut classes = vec![
+        random_class(&mut rng, "packed", 40, 2, &mut next_id, 4),
+        random_class(&mut rng, "general", 20, 5, &mut next_id, 4),
+    ];
+    classes.extend(plain_classes(&mut rng, &mut next_id));
     let spec = RomSpec {
-        classes: vec![
-            random_class(&mut rng, "packed", 40, 2, &mut next_id, 4),
-            random_class(&mut rng, "general", 20, 5, &mut next_id, 4),
-        ],
+        classes,
         ..RomSpec::default()
     };
     let bytes = rom::write(&spec);
@@ -249,12 +253,28 @@ fn updates_do_not_allocate() {
         })
         .collect();
     let mut group = IncrementalGroup::new(&rom, &queries, 4096).unwrap();
+    // Entry mode: the plain classes' sets, and a group of them.
+    let plain: Vec<Query> = sets
+        .iter()
+        .filter(|s| s.entry_results_supported())
+        .map(|s| *s.query())
+        .collect();
+    assert_eq!(plain.len(), 2);
+    let mut entry_group = IncrementalGroup::new(&rom, &plain, 4096)
+        .unwrap()
+        .with_entry_results()
+        .unwrap();
+    let entry_sets: Vec<IncrementalScan> = sets
+        .iter()
+        .filter_map(|s| s.for_perspective(Colour::White).with_entry_results())
+        .collect();
+    sets.extend(entry_sets);
     sets.push(small);
     let mut scratch = Scratch::new();
     let mut b = Board::new(13).unwrap();
     let mut codes = lens_vm::incremental::Codes3x3::new(&b);
     let mut steps = StepRng(3);
-    let (mut changed, mut restored) = (0, 0);
+    let (mut changed, mut restored, mut entry_changes) = (0, 0, 0);
     for _ in 0..300 {
         random_step(&mut steps, &mut b);
         ARMED.with(|a| a.set(true));
@@ -269,10 +289,21 @@ fn updates_do_not_allocate() {
             changed += group.set(j).appeared().len();
             std::hint::black_box(group.matches(j));
         }
+        entry_group.update(&rom, &b, &NoHost, &mut scratch);
+        for j in 0..plain.len() {
+            let g = entry_group.set(j);
+            // Matches built from entries (one at a time, and the whole set) allocate nothing.
+            entry_changes += g.appeared_entries().len();
+            for &h in g.appeared_entries() {
+                std::hint::black_box(g.match_of(h));
+            }
+            std::hint::black_box(entry_group.matches(j));
+        }
         codes.update(&b);
         ARMED.with(|a| a.set(false));
     }
     assert!(changed > 100, "{changed}");
+    assert!(entry_changes > 100, "{entry_changes}");
     assert!(restored > 10, "{restored} restores");
     assert_eq!(ALLOCS.load(std::sync::atomic::Ordering::SeqCst), 0);
 }
@@ -513,6 +544,117 @@ fn undos_restore_from_the_journal_and_other_updates_match() {
     assert!(all(&go(&b, "undo of the play after the rebuild")));
     b.undo();
     assert!(none(&go(&b, "undo of the rebuilt update")));
+}
+
+/// Capacities of the small entry-mode twins: just above the plain classes' largest set in
+/// the games below (108 matches: their pools are compacted, nothing is dropped), and below
+/// most of them (matches are dropped too).
+const SNUG: usize = 112;
+const TINY: usize = 40;
+
+/// Entry mode (`with_entry_results`) on the plain classes: after every step of random games
+/// (plays, captures, undos restored from the journal, removals, several steps at once,
+/// board sizes changing between rounds), each entry-mode set, and each set of an entry-mode
+/// group, gives through `match_of` exactly its match-mode twin's difference, runs and set,
+/// also with a capacity small enough that its pool is compacted and matches are dropped.
+/// Classes with a program (tests, rejects, defaults, globs, modes) refuse the mode, and so
+/// does a group holding one.
+#[test]
+fn entry_mode_equals_match_mode_on_random_games() {
+    let bytes = journal_rom();
+    let rom = Rom::from_bytes(&bytes).unwrap();
+    let mut scratch = Scratch::new();
+    let (mut queries, mut every) = (Vec::new(), Vec::new());
+    for c in rom.classes() {
+        for (perspective, orientations) in [
+            (Colour::Black, Orientations::All),
+            (Colour::White, Orientations::All),
+            (Colour::Black, Orientations::Set(0b1010_0110)),
+        ] {
+            let q = Query {
+                class: c.id(),
+                perspective,
+                orientations,
+            };
+            every.push(q);
+            let set = IncrementalScan::new(&rom, q, 1 << 14).unwrap();
+            if set.entry_results_supported() {
+                queries.push(q);
+            } else {
+                assert!(set.with_entry_results().is_none(), "{}", c.name());
+            }
+        }
+    }
+    assert_eq!(queries.len(), 6, "the two plain classes' queries");
+    assert!(every.len() > queries.len());
+    let group_of = |qs: &[Query]| IncrementalGroup::new(&rom, qs, 1 << 14).unwrap();
+    assert!(group_of(&every).with_entry_results().is_none());
+    let mut groups = (
+        group_of(&queries).with_entry_results().unwrap(),
+        group_of(&queries),
+    );
+    // (entry mode, match mode) twins: roomy and tiny capacities, and the other colour's set
+    // from an entry-mode set (it keeps the mode).
+    let mut twins: Vec<(IncrementalScan, IncrementalScan)> = [1 << 14, SNUG, TINY]
+        .into_iter()
+        .flat_map(|cap| {
+            // Two sets built alike (a clone's pool would not keep its capacity).
+            queries.iter().map(move |&q| {
+                let set = || IncrementalScan::new(&rom, q, cap).unwrap();
+                (set().with_entry_results().unwrap(), set())
+            })
+        })
+        .collect();
+    let other = (
+        twins[0].0.for_perspective(Colour::White),
+        twins[0].1.for_perspective(Colour::White),
+    );
+    twins.push(other);
+    let mut steps = StepRng(0xE1);
+    let (mut changes, mut restored) = (0, 0);
+    // Per capacity (roomy, snug, tiny): changes, restores, matches dropped.
+    let mut by_cap = [[0usize; 3]; 3];
+    for size in [13u8, 9, 11] {
+        let mut b = Board::new(size).unwrap();
+        for i in 0..120 {
+            let mut did = random_step(&mut steps, &mut b);
+            if i % 9 == 0 {
+                did = random_step(&mut steps, &mut b);
+            }
+            let what = || format!("size {size}, step {i} ({did:?})");
+            for (k, (e, m)) in twins.iter_mut().enumerate() {
+                let u = e.update(&rom, &b, &NoHost, &mut scratch);
+                assert_eq!(u, m.update(&rom, &b, &NoHost, &mut scratch), "{}", what());
+                let n = assert_entry_twin(e, m, size as i32, &what);
+                assert!(e.matches() == m.matches(), "{}", what());
+                restored += u.restored;
+                changes += n;
+                let c = &mut by_cap[(k / queries.len()).min(2)];
+                c[0] += n;
+                c[1] += u.restored;
+                c[2] = c[2].max(m.dropped());
+            }
+            let (ge, gm) = &mut groups;
+            let u = ge.update(&rom, &b, &NoHost, &mut scratch);
+            assert_eq!(u, gm.update(&rom, &b, &NoHost, &mut scratch));
+            for j in 0..queries.len() {
+                let what = || format!("group set {j}, {}", what());
+                assert_entry_twin(ge.set(j), gm.set(j), size as i32, &what);
+                assert!(ge.matches(j) == gm.matches(j), "{}", what());
+            }
+        }
+    }
+    assert!(changes > 3_000, "{changes} changes");
+    assert!(restored > 50, "{restored} restores");
+    // A pool is compacted at the latest after its capacity of entries placed (most
+    // changes place one): the snug sets were compacted many times, restored undos from
+    // their journals between compactions, and dropped nothing; the tiny ones dropped.
+    // (A compaction empties the journal: the snug sets restore fewer undos than the roomy.)
+    let [roomy, snug, tiny] = by_cap;
+    assert!(snug[0] > 10 * SNUG && snug[1] > 10, "snug sets: {snug:?}");
+    assert!(snug[1] < roomy[1], "no compaction: {snug:?} {roomy:?}");
+    assert_eq!(snug[2], 0, "the snug sets dropped matches");
+    assert!(tiny[0] > 10 * TINY && tiny[2] > 0, "tiny sets: {tiny:?}");
 }
 
 /// The journal takes at most its budget, allocated at construction (no growth while

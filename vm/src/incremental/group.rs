@@ -66,6 +66,19 @@ impl IncrementalGroup {
         }
     }
 
+    /// The group with every set in entry mode ([`IncrementalScan::with_entry_results`]:
+    /// each set's difference and runs as [`super::EntryHit`]s, a [`Match`] built by
+    /// [`IncrementalScan::match_of`] on demand), or `None` when some set's class is not
+    /// plain ([`IncrementalScan::entry_results_supported`]).
+    pub fn with_entry_results(self) -> Option<IncrementalGroup> {
+        let sets = self
+            .sets
+            .into_iter()
+            .map(IncrementalScan::with_entry_results)
+            .collect::<Option<Vec<_>>>()?;
+        Some(IncrementalGroup { sets, ..self })
+    }
+
     /// The sets, in the order of the queries.
     pub fn sets(&self) -> &[IncrementalScan] {
         &self.sets
@@ -74,8 +87,9 @@ impl IncrementalGroup {
     pub fn set(&self, i: usize) -> &IncrementalScan {
         &self.sets[i]
     }
-    /// Set `i`'s whole match set ([`IncrementalScan::matches`]; the sets are not lent
-    /// mutably: one updated alone would no longer follow the group's frames).
+    /// Set `i`'s whole match set ([`IncrementalScan::matches`]; built on demand in entry
+    /// mode; the sets are not lent mutably: one updated alone would no longer follow the
+    /// group's frames).
     pub fn matches(&mut self, i: usize) -> &[Match] {
         self.sets[i].matches()
     }

@@ -13,7 +13,7 @@
 use alloc::vec::Vec;
 use core::mem::size_of;
 
-use super::{IncrementalScan, Update};
+use super::{EntryHit, IncrementalScan, Update};
 use crate::board::MAX_SIZE;
 use crate::incremental::snapshot::Snapshot;
 
@@ -274,7 +274,8 @@ impl IncrementalScan {
     /// superset too), runs back, the pool cut to its length before the update.
     /// Appeared and vanished (the record's vanished and appeared) come from the runs: at
     /// each replaced focus in scan order, the old run's matches not in the current one
-    /// appear, the current one's not in the old vanish, each in run order.
+    /// appear, the current one's not in the old vanish, each in run order (as entries in
+    /// entry mode).
     pub(super) fn restore(&mut self, now: &Snapshot, changed: usize) -> Update {
         let j = &mut self.journal;
         let rec = j.recs.pop().expect("a record to restore");
@@ -315,8 +316,11 @@ impl IncrementalScan {
         }
         self.appeared.clear();
         self.vanished.clear();
+        self.appeared_entries.clear();
+        self.vanished_entries.clear();
         let runs = &j.runs[from.runs as usize..rec.runs as usize];
         let plain = self.ix.plain.is_some();
+        let first = self.ix.first;
         for &(p, start, len) in runs {
             let (cs, cl) = self.runs[p as usize];
             let old = start as usize..(start + len) as usize;
@@ -324,17 +328,18 @@ impl IncrementalScan {
             if plain {
                 // Both runs ascend by entry, and an entry's match is the same in both.
                 let (oe, ce) = (&self.ents[old.clone()], &self.ents[cur.clone()]);
-                let (mut a, mut c) = (0, 0);
-                while a < oe.len() || c < ce.len() {
-                    if c == ce.len() || (a < oe.len() && oe[a] < ce[c]) {
-                        self.appeared.push(self.pool[old.start + a]);
-                        a += 1;
-                    } else if a == oe.len() || ce[c] < oe[a] {
-                        self.vanished.push(self.pool[cur.start + c]);
-                        c += 1;
-                    } else {
-                        (a, c) = (a + 1, c + 1);
-                    }
+                if self.entry_mode {
+                    let (app, van) = (&mut self.appeared_entries, &mut self.vanished_entries);
+                    let hit = |r: u32| EntryHit::new(p as usize, first + r);
+                    merge_entries(oe, ce, |a| app.push(hit(oe[a])), |c| van.push(hit(ce[c])));
+                } else {
+                    let (app, van, pool) = (&mut self.appeared, &mut self.vanished, &self.pool);
+                    merge_entries(
+                        oe,
+                        ce,
+                        |a| app.push(pool[old.start + a]),
+                        |c| van.push(pool[cur.start + c]),
+                    );
                 }
             } else {
                 let (o, c) = (&self.pool[old], &self.pool[cur]);
@@ -349,6 +354,7 @@ impl IncrementalScan {
         }
         // Every run the update placed was appended after `rec.pool`, and every one of them
         // is replaced above.
+        // (Entry mode keeps no matches: the pool is empty.)
         self.pool.truncate(rec.pool as usize);
         if plain {
             self.ents.truncate(rec.pool as usize);
@@ -363,6 +369,29 @@ impl IncrementalScan {
             changed,
             restored: 1,
             ..Update::default()
+        }
+    }
+}
+
+/// Walks two runs' entries, both ascending: `only_old(a)` for each of `old[a]` not in `cur`,
+/// `only_cur(c)` for each of `cur[c]` not in `old`, in entry order.
+#[inline(always)]
+fn merge_entries(
+    old: &[u32],
+    cur: &[u32],
+    mut only_old: impl FnMut(usize),
+    mut only_cur: impl FnMut(usize),
+) {
+    let (mut a, mut c) = (0, 0);
+    while a < old.len() || c < cur.len() {
+        if c == cur.len() || (a < old.len() && old[a] < cur[c]) {
+            only_old(a);
+            a += 1;
+        } else if a == old.len() || cur[c] < old[a] {
+            only_cur(c);
+            c += 1;
+        } else {
+            (a, c) = (a + 1, c + 1);
         }
     }
 }

@@ -25,4 +25,4 @@ pub use codes::{ATARI_SHIFT, CODE_MASK, Codes3x3, STATE_SHIFT, swap_colours};
 #[cfg(feature = "alloc")]
 pub use group::IncrementalGroup;
 #[cfg(feature = "alloc")]
-pub use scan::{DEFAULT_JOURNAL_BYTES, IncrementalScan, MatchId, Reach, Update};
+pub use scan::{DEFAULT_JOURNAL_BYTES, EntryHit, IncrementalScan, MatchId, Reach, Update};

@@ -61,6 +61,37 @@ impl MatchId {
     }
 }
 
+/// A match of a set in entry mode ([`IncrementalScan::with_entry_results`]): its focus and
+/// the ROM entry (pattern and orientation variant, [`Rom::entry`]) whose geometric hit it
+/// is; [`IncrementalScan::match_of`] builds the [`Match`]. Eight bytes, `Copy`; ordered as
+/// the set's matches are (focus row, column, then entry: the class program's order at a
+/// focus of a plain class).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct EntryHit {
+    /// [`point_index`] of the focus (row-major: scan order).
+    point: u16,
+    entry: u32,
+}
+
+impl EntryHit {
+    #[inline(always)]
+    fn new(point: usize, entry: u32) -> EntryHit {
+        EntryHit {
+            point: point as u16,
+            entry,
+        }
+    }
+    /// The focus `(x, y)`.
+    pub fn focus(self) -> (i32, i32) {
+        let p = self.point as i32;
+        (p % MAX_SIZE as i32, p / MAX_SIZE as i32)
+    }
+    /// The ROM entry ([`Rom::entry`]: pattern index, orientation, covers).
+    pub fn entry(self) -> u32 {
+        self.entry
+    }
+}
+
 /// How far from its focus a class's matches look (Chebyshev distance, any orientation).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Reach {
@@ -984,6 +1015,11 @@ pub struct IncrementalScan {
     fresh: Vec<Match>,
     appeared: Vec<Match>,
     vanished: Vec<Match>,
+    /// Entry mode ([`IncrementalScan::with_entry_results`]): the runs are `ents` alone (no
+    /// `pool`), and the difference is `(focus, entry)` records, not matches.
+    entry_mode: bool,
+    appeared_entries: Vec<EntryHit>,
+    vanished_entries: Vec<EntryHit>,
     dropped: usize,
     /// An update's lists per change (capacity fixed here: every offset of the span for the
     /// first two, [`SURVIVORS`] for the last).
@@ -1027,7 +1063,13 @@ impl IncrementalScan {
     pub(crate) fn for_query(&self, query: Query) -> IncrementalScan {
         debug_assert!(query.class == self.query.class);
         let budget = self.journal.budget();
-        IncrementalScan::with_index(self.ix.clone(), self.reach, query, self.capacity, budget)
+        let set =
+            IncrementalScan::with_index(self.ix.clone(), self.reach, query, self.capacity, budget);
+        // This set's class is plain when it is in entry mode.
+        match self.entry_mode {
+            true => set.into_entry_mode(),
+            false => set,
+        }
     }
 
     /// The set without a frame of its own (no memory): for a group's sets, which read the
@@ -1075,6 +1117,9 @@ impl IncrementalScan {
             fresh: vec![Match::EMPTY; capacity],
             appeared: Vec::with_capacity(capacity),
             vanished: Vec::with_capacity(capacity),
+            entry_mode: false,
+            appeared_entries: Vec::new(),
+            vanished_entries: Vec::new(),
             dropped: 0,
             visits: Vec::with_capacity(offsets),
             cands: Vec::with_capacity(offsets),
@@ -1125,28 +1170,149 @@ impl IncrementalScan {
     /// the last update (unless [`IncrementalScan::dropped`] is non-zero). Assembled from the
     /// foci's runs on the first call after an update (a copy of the set; no allocation);
     /// [`IncrementalScan::matches_at`] reads one focus without it.
+    ///
+    /// In entry mode ([`IncrementalScan::with_entry_results`]) the matches are built from the
+    /// entries here, on demand (the same set; [`IncrementalScan::entries`] reads it without).
     pub fn matches(&mut self) -> &[Match] {
         if !self.assembled {
-            assemble(&mut self.matches, &self.pool, &self.runs);
+            if self.entry_mode {
+                self.matches.clear();
+                for p in 0..POINTS {
+                    let (start, len) = self.runs[p];
+                    for &r in &self.ents[start as usize..(start + len) as usize] {
+                        let hit = EntryHit::new(p, self.ix.first + r);
+                        self.matches.extend(self.match_of(hit));
+                    }
+                }
+            } else {
+                assemble(&mut self.matches, &self.pool, &self.runs);
+            }
             self.assembled = true;
         }
         &self.matches
     }
     /// The current matches at focus `(x, y)` (the class program's order); empty off the board.
+    /// Empty in entry mode: [`IncrementalScan::entries_at`] and [`IncrementalScan::match_of`].
     pub fn matches_at(&self, x: i32, y: i32) -> &[Match] {
-        if !self.snap.on_board(x, y) {
+        if !self.snap.on_board(x, y) || self.entry_mode {
             return &[];
         }
         let (start, len) = self.runs[point_index(x, y)];
         &self.pool[start as usize..(start + len) as usize]
     }
     /// Matches in the set after the last update that were not in it before (scan order).
+    /// Empty in entry mode: [`IncrementalScan::appeared_entries`].
     pub fn appeared(&self) -> &[Match] {
         &self.appeared
     }
     /// Matches in the set before the last update that are not in it now (scan order).
+    /// Empty in entry mode: [`IncrementalScan::vanished_entries`].
     pub fn vanished(&self) -> &[Match] {
         &self.vanished
+    }
+
+    /// Whether the set can report entries ([`IncrementalScan::with_entry_results`]): its
+    /// class is plain (mode `all`, no default, tests, globs or rejects), so every geometric
+    /// hit is one match.
+    pub fn entry_results_supported(&self) -> bool {
+        self.ix.plain.is_some()
+    }
+
+    /// The set in entry mode, or `None` when its class is not plain
+    /// ([`IncrementalScan::entry_results_supported`]: a class program's tests, rejects and
+    /// defaults make a match more than its entry). Updates then keep each focus's entries
+    /// instead of its matches and report the difference as [`EntryHit`]s
+    /// ([`IncrementalScan::appeared_entries`], [`IncrementalScan::vanished_entries`],
+    /// [`IncrementalScan::entries_at`]); [`IncrementalScan::match_of`] builds a hit's
+    /// [`Match`] when the engine asks for it, equal to the one the set would report
+    /// otherwise. [`IncrementalScan::matches`] still gives the whole set (built on demand);
+    /// [`IncrementalScan::matches_at`], [`IncrementalScan::appeared`] and
+    /// [`IncrementalScan::vanished`] are empty. The same capacity, journal and
+    /// [`IncrementalScan::dropped`] as in match mode; the match pool is freed.
+    pub fn with_entry_results(self) -> Option<IncrementalScan> {
+        self.ix.plain.as_ref()?;
+        Some(self.into_entry_mode())
+    }
+
+    /// [`IncrementalScan::with_entry_results`] of a plain class's set.
+    fn into_entry_mode(self) -> IncrementalScan {
+        let capacity = self.capacity;
+        IncrementalScan {
+            entry_mode: true,
+            pool: Vec::new(),
+            fresh: Vec::new(),
+            appeared_entries: Vec::with_capacity(capacity),
+            vanished_entries: Vec::with_capacity(capacity),
+            // Built from the entries by `matches`: empty until then.
+            assembled: false,
+            ..self
+        }
+    }
+
+    /// Whether the set is in entry mode ([`IncrementalScan::with_entry_results`]).
+    pub fn entry_results(&self) -> bool {
+        self.entry_mode
+    }
+
+    /// Entry mode: the matches in the set after the last update that were not in it before,
+    /// as [`IncrementalScan::appeared`] lists them (scan order); empty in match mode.
+    pub fn appeared_entries(&self) -> &[EntryHit] {
+        &self.appeared_entries
+    }
+    /// Entry mode: the matches in the set before the last update that are not in it now, as
+    /// [`IncrementalScan::vanished`] lists them (scan order); empty in match mode.
+    pub fn vanished_entries(&self) -> &[EntryHit] {
+        &self.vanished_entries
+    }
+    /// Entry mode: the current matches at focus `(x, y)`, as [`IncrementalScan::matches_at`]
+    /// lists them; none off the board or in match mode.
+    pub fn entries_at(&self, x: i32, y: i32) -> impl ExactSizeIterator<Item = EntryHit> + '_ {
+        let (p, (start, len)) = match self.snap.on_board(x, y) && self.entry_mode {
+            true => (point_index(x, y), self.runs[point_index(x, y)]),
+            false => (0, (0, 0)),
+        };
+        let first = self.ix.first;
+        self.ents[start as usize..(start + len) as usize]
+            .iter()
+            .map(move |&r| EntryHit::new(p, first + r))
+    }
+    /// Entry mode: the whole set in scan order, as [`IncrementalScan::matches`] lists it
+    /// (no copy); none in match mode.
+    pub fn entries(&self) -> impl Iterator<Item = EntryHit> + '_ {
+        let size = if self.entry_mode {
+            self.snap.size as i32
+        } else {
+            0
+        };
+        (0..size).flat_map(move |y| (0..size).flat_map(move |x| self.entries_at(x, y)))
+    }
+    /// The match of `hit` (an entry of this set's class at a focus: one of its
+    /// [`EntryHit`]s), equal to the one the set reports in match mode; `None` for an entry
+    /// of another class, or of a class that is not plain.
+    pub fn match_of(&self, hit: EntryHit) -> Option<Match> {
+        let facts = self.ix.plain.as_deref()?;
+        let f = facts.get(hit.entry.checked_sub(self.ix.first)? as usize)?;
+        let (x, y) = hit.focus();
+        let mut slot = [Match::EMPTY];
+        let mut one = MatchBuf::new(&mut slot);
+        put_plain(f, self.query.orientations.mask_at(x, y), x, y, &mut one);
+        one.as_slice().first().copied()
+    }
+
+    /// Empties the difference lists (both modes').
+    fn clear_diff(&mut self) {
+        self.appeared.clear();
+        self.vanished.clear();
+        self.appeared_entries.clear();
+        self.vanished_entries.clear();
+    }
+
+    /// The length of the pool that holds the runs (`ents` in entry mode).
+    fn pool_len(&self) -> usize {
+        match self.entry_mode {
+            true => self.ents.len(),
+            false => self.pool.len(),
+        }
     }
     /// Matches lost for lack of room since the set was last rebuilt: non-zero means the set
     /// (and the diff) are partial; build with a larger capacity.
@@ -1296,15 +1462,14 @@ impl IncrementalScan {
         let (now, changes) = (&frame.snap, &frame.changes[..]);
         let again = rebuilt || !self.valid || now.size != self.snap.size;
         if !again && changes.is_empty() {
-            self.appeared.clear();
-            self.vanished.clear();
+            self.clear_diff();
             return Update::default();
         }
         if !again && self.journal.reverses(changes) {
             return self.restore(now, changes.len());
         }
         if !again {
-            self.journal.begin(changes, self.pool.len());
+            self.journal.begin(changes, self.pool_len());
         }
         let dropped = self.dropped;
         let u = self.rematch_changes(rom, board, host, scratch, frame, rebuilt);
@@ -1325,8 +1490,7 @@ impl IncrementalScan {
         rebuilt: bool,
     ) -> Update {
         let now = &frame.snap;
-        self.appeared.clear();
-        self.vanished.clear();
+        self.clear_diff();
         let mut u = Update::default();
         let mut rematch = PointSet::new();
         let size = now.size as i32;
@@ -1500,7 +1664,10 @@ impl IncrementalScan {
         // comes from the facts read at construction, and only the entries gained or lost
         // are looked at.
         if self.ix.plain.is_some() {
-            self.rematch_plain(&rematch, &mut u);
+            match self.entry_mode {
+                true => self.rematch_plain::<true>(&rematch, &mut u),
+                false => self.rematch_plain::<false>(&rematch, &mut u),
+            }
             return u;
         }
         let Some(class) = rom.class(self.query.class) else {
@@ -1694,23 +1861,31 @@ impl IncrementalScan {
     /// The rematch of a plain class: at each focus of `foci`, its run (in entry order, with
     /// its entries in `ents`) and its hits (in entry order) are merged; an entry in both
     /// keeps its match, a hit gained gives its match from the facts (appeared), an entry
-    /// lost gives its old match (vanished). No class program, no match compared.
-    fn rematch_plain(&mut self, foci: &PointSet, u: &mut Update) {
+    /// lost gives its old match (vanished). No class program, no match compared. In entry
+    /// mode (`ENTRIES`) the runs and the difference are entries alone: no match is built.
+    fn rematch_plain<const ENTRIES: bool>(&mut self, foci: &PointSet, u: &mut Update) {
         let ix_arc = self.ix.clone();
         let ix = &*ix_arc;
         let facts = ix.plain.as_deref().unwrap_or(&[]);
         let mut fresh = core::mem::take(&mut self.fresh);
         let mut fents = core::mem::take(&mut self.fresh_ents);
-        let (words, group) = (self.words, self.group);
+        let (words, group, first) = (self.words, self.group, ix.first);
         foci.for_each(|x, y| {
             u.rematched += 1;
             let p = point_index(x, y);
             let (start, len) = self.runs[p];
             let (start, len) = (start as usize, len as usize);
-            let (old, old_e) = (
-                &self.pool[start..start + len],
-                &self.ents[start..start + len],
-            );
+            let old_e = &self.ents[start..start + len];
+            // Entry mode keeps no matches.
+            let old = match ENTRIES {
+                true => &[][..],
+                false => &self.pool[start..start + len],
+            };
+            let (vanished, vanished_e) = (&mut self.vanished, &mut self.vanished_entries);
+            let mut lose = |i: usize| match ENTRIES {
+                true => vanished_e.push(EntryHit::new(p, first + old_e[i])),
+                false => vanished.push(old[i]),
+            };
             // Within the capacity: what does not fit is counted, not kept.
             let room = self.capacity - (self.live - len);
             let (mut n, mut i, mut changed) = (0, 0, false);
@@ -1723,14 +1898,18 @@ impl IncrementalScan {
                         let r = (w * 64 + bits.trailing_zeros() as usize) as u32;
                         bits &= bits - 1;
                         while i < len && old_e[i] < r {
-                            self.vanished.push(old[i]);
+                            lose(i);
                             (i, changed) = (i + 1, true);
                         }
                         let kept = i < len && old_e[i] == r;
                         if kept {
                             i += 1;
-                            if n < room {
+                            if !ENTRIES && n < room {
                                 fresh[n] = old[i - 1];
+                            }
+                        } else if ENTRIES {
+                            if !facts[r as usize].reports(qmask) {
+                                continue;
                             }
                         } else {
                             let mut one = MatchBuf::new(&mut fresh[n.min(room)..]);
@@ -1742,13 +1921,16 @@ impl IncrementalScan {
                         if n >= room {
                             self.dropped += 1;
                             if kept {
-                                self.vanished.push(old[i - 1]);
+                                lose(i - 1);
                             }
                             changed = true;
                             continue;
                         }
                         if !kept {
-                            self.appeared.push(fresh[n]);
+                            match ENTRIES {
+                                true => self.appeared_entries.push(EntryHit::new(p, first + r)),
+                                false => self.appeared.push(fresh[n]),
+                            }
                             changed = true;
                         }
                         fents[n] = r;
@@ -1756,12 +1938,13 @@ impl IncrementalScan {
                     }
                 });
             }
-            for m in &old[i..] {
-                self.vanished.push(*m);
+            for k in i..len {
+                lose(k);
                 changed = true;
             }
             if changed {
-                self.place(p, &fresh[..n], &fents[..n]);
+                let run = if ENTRIES { &[][..] } else { &fresh[..n] };
+                self.place::<ENTRIES>(p, run, &fents[..n]);
             }
         });
         self.fresh = fresh;
@@ -1772,15 +1955,19 @@ impl IncrementalScan {
     /// Makes `run` (and, for plain classes, its entries `ents`) focus `p`'s run: over the old
     /// one when it fits and the set keeps no journal, else appended to the pool (compacted
     /// first when full). With a journal the old run stays where it is until a compaction
-    /// (which empties the journal), so a restore only puts `runs[p]` back.
-    fn place(&mut self, p: usize, run: &[Match], ents: &[u32]) {
+    /// (which empties the journal), so a restore only puts `runs[p]` back. In entry mode
+    /// (`ENTRIES`) the run is its entries alone (`run` is empty; `ents` is the pool).
+    fn place<const ENTRIES: bool>(&mut self, p: usize, run: &[Match], ents: &[u32]) {
         self.journal.run(p, self.runs[p]);
         let (start, len) = self.runs[p];
-        let (start, len, keep) = (start as usize, len as usize, run.len());
+        let keep = if ENTRIES { ents.len() } else { run.len() };
+        let (start, len) = (start as usize, len as usize);
         let plain = self.ix.plain.is_some();
         self.live = self.live - len + keep;
         if keep <= len && !self.journal.on() {
-            self.pool[start..start + keep].copy_from_slice(run);
+            if !ENTRIES {
+                self.pool[start..start + keep].copy_from_slice(run);
+            }
             if plain {
                 self.ents[start..start + keep].copy_from_slice(ents);
             }
@@ -1788,12 +1975,18 @@ impl IncrementalScan {
             return;
         }
         self.runs[p] = (0, 0);
-        if self.pool.len() + keep > self.pool.capacity() {
+        let full = match ENTRIES {
+            true => self.ents.len() + keep > self.ents.capacity(),
+            false => self.pool.len() + keep > self.pool.capacity(),
+        };
+        if full {
             // Full: the live runs, assembled in scan order, become the pool's front (the
             // journal's old runs go).
             self.journal.spoil();
             self.assembled = false;
-            assemble(&mut self.matches, &self.pool, &self.runs);
+            if !ENTRIES {
+                assemble(&mut self.matches, &self.pool, &self.runs);
+            }
             if plain {
                 assemble(&mut self.ents_tmp, &self.ents, &self.runs);
                 self.ents.clear();
@@ -1804,11 +1997,20 @@ impl IncrementalScan {
                 run.0 = at;
                 at += run.1;
             }
-            self.pool.clear();
-            self.pool.extend_from_slice(&self.matches);
+            if !ENTRIES {
+                self.pool.clear();
+                self.pool.extend_from_slice(&self.matches);
+            }
         }
-        self.runs[p] = (self.pool.len() as u32, keep as u32);
-        self.pool.extend_from_slice(run);
+        let at = if ENTRIES {
+            self.ents.len()
+        } else {
+            self.pool.len()
+        };
+        self.runs[p] = (at as u32, keep as u32);
+        if !ENTRIES {
+            self.pool.extend_from_slice(run);
+        }
         if plain {
             self.ents.extend_from_slice(ents);
         }
@@ -1860,7 +2062,7 @@ impl IncrementalScan {
                 return;
             }
             let fresh = core::mem::take(&mut self.fresh);
-            self.place(p, &fresh[j0..j0 + keep], &[]);
+            self.place::<false>(p, &fresh[j0..j0 + keep], &[]);
             self.fresh = fresh;
         });
         self.assembled = false;

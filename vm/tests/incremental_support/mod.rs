@@ -150,3 +150,61 @@ pub fn random_step(rng: &mut Rng, b: &mut Board) -> Did {
         }
     }
 }
+
+/// Asserts that `entries` (a set in entry mode) and `matches` (the same query's set in match
+/// mode), just brought to the same board of side `size`, hold the same set: the matches
+/// built from the entry mode's hits (`match_of`) are the match mode's difference (the same
+/// lists in the same order), its runs (every focus, one beyond the edges too) and its whole
+/// set (`entries`, against the runs in scan order), with the same `dropped`; the entry
+/// mode's match lists and runs are empty, and the match mode's entry lists. The callers
+/// compare `matches` (built on demand in entry mode). Returns the entries that appeared or
+/// vanished.
+pub fn assert_entry_twin(
+    entries: &lens_vm::incremental::IncrementalScan,
+    matches: &lens_vm::incremental::IncrementalScan,
+    size: i32,
+    what: &dyn Fn() -> String,
+) -> usize {
+    use lens_vm::Match;
+    use lens_vm::incremental::EntryHit;
+    assert!(entries.entry_results() && !matches.entry_results());
+    let built = |hits: &mut dyn Iterator<Item = EntryHit>| -> Vec<Match> {
+        hits.map(|h| entries.match_of(h).expect("a hit's match"))
+            .collect()
+    };
+    let (app, van) = (entries.appeared_entries(), entries.vanished_entries());
+    assert!(
+        built(&mut app.iter().copied()) == matches.appeared(),
+        "appeared, {}",
+        what()
+    );
+    assert!(
+        built(&mut van.iter().copied()) == matches.vanished(),
+        "vanished, {}",
+        what()
+    );
+    // Scan order, as the match lists (ids strictly ascending within each list).
+    assert!(app.windows(2).all(|w| w[0] < w[1]), "order, {}", what());
+    assert!(van.windows(2).all(|w| w[0] < w[1]), "order, {}", what());
+    assert!(entries.appeared().is_empty() && entries.vanished().is_empty());
+    assert!(matches.appeared_entries().is_empty() && matches.vanished_entries().is_empty());
+    assert_eq!(matches.entries().count(), 0);
+    let mut runs = Vec::new();
+    for y in -1..=size {
+        for x in -1..=size {
+            let at = matches.matches_at(x, y);
+            assert!(
+                built(&mut entries.entries_at(x, y)) == at,
+                "({x}, {y}), {}",
+                what()
+            );
+            assert!(entries.matches_at(x, y).is_empty());
+            if (0..size).contains(&x) && (0..size).contains(&y) {
+                runs.extend_from_slice(at);
+            }
+        }
+    }
+    assert!(built(&mut entries.entries()) == runs, "entries, {}", what());
+    assert_eq!(entries.dropped(), matches.dropped(), "{}", what());
+    app.len() + van.len()
+}

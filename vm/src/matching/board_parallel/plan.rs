@@ -86,6 +86,15 @@ pub(crate) struct Fact {
     pub skip: bool,
 }
 
+impl Fact {
+    /// Whether the entry's hit reports a match where the query allows the orientations
+    /// `qmask` ([`put_plain`] writes it then, and only then).
+    #[inline(always)]
+    pub(crate) fn reports(&self, qmask: u8) -> bool {
+        !self.skip && self.cov & qmask != 0
+    }
+}
+
 /// The facts of a class whose program, on the hits of one focus, only turns each hit into its
 /// match in entry order: mode `all`, no default, only runs (no globs) in ascending entry
 /// order, no tests, no rejects. `None` for any other class (its survivors take the class
@@ -543,10 +552,10 @@ pub(super) fn emit_plain<O: Sink + ?Sized>(
 /// give it (`qmask`: the query's orientations there), unless it reports nothing.
 #[inline(always)]
 pub(crate) fn put_plain<O: Sink + ?Sized>(f: &Fact, qmask: u8, x: i32, y: i32, out: &mut O) {
-    let sel = f.cov & qmask;
-    if f.skip || sel == 0 {
+    if !f.reports(qmask) {
         return;
     }
+    let sel = f.cov & qmask;
     // The orientation the class program would report.
     let t = reported_orientation(f.o, sel);
     let m = Match {
