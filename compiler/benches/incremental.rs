@@ -9,12 +9,14 @@
 //! prints microseconds per move (a play or an undo; one iteration = every game forth and
 //! back), the group's plays and undos apart, and a search's tries (each move played, taken
 //! back and played again), with the group's journal and without, the clock's own cost in
-//! those per-update figures, and the side to move's five sets alone (a group per colour).
+//! those per-update figures, the group in entry mode (`with_entry_results`) against match
+//! mode, and the side to move's five sets alone (a group per colour).
 //! Reads the GPL data at run time (never copied); prints a note if absent.
 //! Run: `cargo bench -p lens-compiler --bench incremental`.
 //! `LENS_BENCH_PROFILE_INCREMENTAL=1` (or `=sets`: the sets alone; `=nojournal`: the group
 //! without its journal; `=plays`: plays through `play_update`, undos through `undo_update`,
-//! for `--toggle-collect='*play_update*'`): the group alone, five rounds, no criterion (for
+//! for `--toggle-collect='*play_update*'`; `=entryplays`: the same in entry mode): the group
+//! alone, five rounds, no criterion (for
 //! callgrind: `--toggle-collect='*Incremental*update*'`, or perf).
 
 #[path = "../../vm/tests/incremental_support/mod.rs"]
@@ -57,6 +59,8 @@ struct World<'r> {
     group: IncrementalGroup,
     /// The same group without a journal (every undo matched), for the plays and undos line.
     unjournalled: IncrementalGroup,
+    /// The same group in entry mode (`with_entry_results`), with its journal.
+    entries: IncrementalGroup,
     set: ScanSet,
     set_slots: Vec<Match>,
     scratch: Scratch,
@@ -192,6 +196,10 @@ fn bench(c: &mut Criterion) {
         unjournalled: IncrementalGroup::new(&rom, &queries, 8192)
             .unwrap()
             .with_journal(0),
+        entries: IncrementalGroup::new(&rom, &queries, 8192)
+            .unwrap()
+            .with_entry_results()
+            .expect("GNU Go's classes are plain"),
         set: ScanSet::new(&rom, &classes).unwrap(),
         set_slots: vec![Match::EMPTY; 8192 * queries.len()],
         queries,
@@ -282,7 +290,10 @@ fn bench(c: &mut Criterion) {
         if way == "nojournal" {
             std::mem::swap(&mut w.group, &mut w.unjournalled);
         }
-        if way == "plays" {
+        if way == "entryplays" {
+            std::mem::swap(&mut w.group, &mut w.entries);
+        }
+        if way == "plays" || way == "entryplays" {
             // Plays through `play_update`, undos (journal restores) through `undo_update`:
             // callgrind `--toggle-collect='*play_update*'` counts the plays alone.
             for _ in 0..5 {
@@ -368,15 +379,22 @@ fn bench(c: &mut Criterion) {
     // Plays and undos apart (the group with its journal, and without one, alternating;
     // each update timed alone, so the clock's own cost, measured below, is in all): an
     // engine's search undoes as often as it plays.
-    let [[plays, undos], [plays0, undos0]] = apart(&mut w, &games, |steps, b, timed| {
-        for s in steps {
-            s.apply(b);
-            timed(b, Some(0));
-        }
-        while b.undo() {
-            timed(b, Some(1));
-        }
-    });
+    let forth_and_back =
+        |steps: &[Step], b: &mut Board, timed: &mut dyn FnMut(&Board, Option<usize>)| {
+            for s in steps {
+                s.apply(b);
+                timed(b, Some(0));
+            }
+            while b.undo() {
+                timed(b, Some(1));
+            }
+        };
+    let [[plays, undos], [plays0, undos0]] = apart(
+        &mut w,
+        &games,
+        [Kept::Journal, Kept::NoJournal],
+        forth_and_back,
+    );
     let clock = clock_cost();
     eprintln!(
         "incremental (group), plays and undos apart, median of 5 alternating rounds: \
@@ -388,6 +406,27 @@ fn bench(c: &mut Criterion) {
         plays / plays0,
         undos / undos0,
         plays - clock,
+    );
+
+    // Entry mode against match mode (both with their journals), plays and undos apart,
+    // alternating: the entries alone, and with every appeared entry's match built
+    // (`match_of`, in the timed update: an engine that wants them all).
+    let [[mplays, mundos], [eplays, eundos], [bplays, bundos]] = apart(
+        &mut w,
+        &games,
+        [Kept::Journal, Kept::Entries, Kept::EntriesBuilt],
+        forth_and_back,
+    );
+    eprintln!(
+        "incremental (group), entry mode against match mode, plays and undos apart, median \
+         of 5 alternating rounds: match mode play {mplays:.2} us, undo {mundos:.2} us; entry \
+         mode play {eplays:.2} us, undo {eundos:.2} us ({:.3}x, {:.3}x); entry mode with \
+         every appeared match built play {bplays:.2} us, undo {bundos:.2} us ({:.3}x, \
+         {:.3}x); the clock's {clock:.2} us in each",
+        eplays / mplays,
+        eundos / mundos,
+        bplays / mplays,
+        bundos / mundos,
     );
 
     // The side to move's sets only: what GNU Go matches at each position (its patterns for
@@ -406,21 +445,26 @@ fn bench(c: &mut Criterion) {
     // A search's tries: at every position of every game, the next move played and taken
     // back (each update timed), then played for good (untimed), as an engine's reading
     // does around the game's moves; with the journal and without, alternating.
-    let [[plays, undos], [plays0, undos0]] = apart(&mut w, &games, |steps, b, timed| {
-        for s in steps {
-            if matches!(s, Step::Play(..)) {
+    let [[plays, undos], [plays0, undos0]] = apart(
+        &mut w,
+        &games,
+        [Kept::Journal, Kept::NoJournal],
+        |steps, b, timed| {
+            for s in steps {
+                if matches!(s, Step::Play(..)) {
+                    s.apply(b);
+                    timed(b, Some(0));
+                    b.undo();
+                    timed(b, Some(1));
+                }
                 s.apply(b);
-                timed(b, Some(0));
-                b.undo();
-                timed(b, Some(1));
+                timed(b, None);
             }
-            s.apply(b);
-            timed(b, None);
-        }
-        while b.undo() {
-            timed(b, None);
-        }
-    });
+            while b.undo() {
+                timed(b, None);
+            }
+        },
+    );
     eprintln!(
         "incremental (group), a search's tries (each game move played, taken back, played \
          again), median of 5 alternating rounds: try {plays:.2} us, take back {undos:.2} us \
@@ -530,26 +574,46 @@ fn side_to_move(w: &mut World<'_>, games: &[(String, Vec<Step>)]) -> f64 {
     median(&mut us)
 }
 
-/// Walks every game with the group with its journal and without one, alternating, 5 rounds:
-/// `walk` moves the board and calls its third argument after each move, to update the group
-/// (side `Some(k)`: timed alone on thread CPU, as a play (0) or an undo (1); `None`: untimed).
-/// Returns the medians of microseconds per timed update, `[with, without][play, undo]`.
-fn apart(
+/// Which of the world's groups [`apart`] updates.
+#[derive(Clone, Copy, PartialEq)]
+enum Kept {
+    /// The group with its journal (`World::group`).
+    Journal,
+    /// The group without a journal.
+    NoJournal,
+    /// The group in entry mode, with its journal.
+    Entries,
+    /// The same, with every appeared entry's match built after each update (timed).
+    EntriesBuilt,
+}
+
+/// Walks every game with each of the groups `kept`, alternating, 5 rounds: `walk` moves the
+/// board and calls its third argument after each move, to update the group (side `Some(k)`:
+/// timed alone on thread CPU, as a play (0) or an undo (1); `None`: untimed). Returns the
+/// medians of microseconds per timed update, per group `[play, undo]`.
+fn apart<const N: usize>(
     w: &mut World<'_>,
     games: &[(String, Vec<Step>)],
+    kept: [Kept; N],
     walk: impl Fn(&[Step], &mut Board, &mut dyn FnMut(&Board, Option<usize>)),
-) -> [[f64; 2]; 2] {
-    let mut us = [[Vec::new(), Vec::new()], [Vec::new(), Vec::new()]];
+) -> [[f64; 2]; N] {
+    let mut us: [[Vec<f64>; 2]; N] = std::array::from_fn(|_| [Vec::new(), Vec::new()]);
     for _ in 0..5 {
-        for (j, us) in us.iter_mut().enumerate() {
+        for (&kind, us) in kept.iter().zip(us.iter_mut()) {
             let World {
                 rom,
                 group,
                 unjournalled,
+                entries,
                 scratch,
                 ..
             } = &mut *w;
-            let group = if j == 0 { group } else { unjournalled };
+            let group = match kind {
+                Kept::Journal => group,
+                Kept::NoJournal => unjournalled,
+                Kept::Entries | Kept::EntriesBuilt => entries,
+            };
+            let build = kind == Kept::EntriesBuilt;
             let mut sides = [(Duration::ZERO, 0usize); 2];
             for (_, steps) in games {
                 let mut b = Board::new(19).unwrap();
@@ -557,6 +621,13 @@ fn apart(
                 walk(steps, &mut b, &mut |b, side| {
                     let t0 = thread_cpu::thread_cpu();
                     black_box(group.update(rom, b, &NoHost, scratch));
+                    if build {
+                        for s in group.sets() {
+                            for &h in s.appeared_entries() {
+                                black_box(s.match_of(h));
+                            }
+                        }
+                    }
                     if let Some(k) = side {
                         sides[k].0 += thread_cpu::thread_cpu() - t0;
                         sides[k].1 += 1;

@@ -1863,6 +1863,9 @@ impl IncrementalScan {
     /// keeps its match, a hit gained gives its match from the facts (appeared), an entry
     /// lost gives its old match (vanished). No class program, no match compared. In entry
     /// mode (`ENTRIES`) the runs and the difference are entries alone: no match is built.
+    // Out of line, as before the entry mode: inlined, match mode's plays took 0.4 % more
+    // instructions (entry mode's 0.3 % fewer).
+    #[inline(never)]
     fn rematch_plain<const ENTRIES: bool>(&mut self, foci: &PointSet, u: &mut Update) {
         let ix_arc = self.ix.clone();
         let ix = &*ix_arc;
@@ -1957,6 +1960,8 @@ impl IncrementalScan {
     /// first when full). With a journal the old run stays where it is until a compaction
     /// (which empties the journal), so a restore only puts `runs[p]` back. In entry mode
     /// (`ENTRIES`) the run is its entries alone (`run` is empty; `ents` is the pool).
+    // Out of line, as before the entry mode.
+    #[inline(never)]
     fn place<const ENTRIES: bool>(&mut self, p: usize, run: &[Match], ents: &[u32]) {
         self.journal.run(p, self.runs[p]);
         let (start, len) = self.runs[p];
