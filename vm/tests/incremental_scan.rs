@@ -646,6 +646,11 @@ fn entry_mode_equals_match_mode_on_random_games() {
     }
     assert!(changes > 3_000, "{changes} changes");
     assert!(restored > 50, "{restored} restores");
+    // A hit of one plain class is no match of the other's set.
+    let (a, b) = (&twins[0].0, &twins[3].0);
+    assert_ne!(a.query().class, b.query().class);
+    let hit = a.entries().next().expect("a hit");
+    assert!(a.match_of(hit).is_some() && b.match_of(hit).is_none());
     // A pool is compacted at the latest after its capacity of entries placed (most
     // changes place one): the snug sets were compacted many times, restored undos from
     // their journals between compactions, and dropped nothing; the tiny ones dropped.

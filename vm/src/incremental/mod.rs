@@ -8,6 +8,9 @@
 //!   allocated once, at construction.
 //! - [`IncrementalGroup`] (feature `alloc`): several such sets (classes, both colours)
 //!   brought up to date by one update that reads and diffs the board once.
+//! - [`EntryHit`] (feature `alloc`): a set's match as `(focus, ROM entry)` in entry mode
+//!   ([`IncrementalScan::with_entry_results`], plain classes): the runs and the difference
+//!   kept as entries, a [`crate::Match`] built only when asked for.
 //!
 //! Both find what changed by comparing the board's stone rows with a copy of their own
 //! ([`crate::BoardView::window_rows`]), so they follow plays, captures, undos and setup edits

@@ -11,7 +11,8 @@
 //! class program over their hits (tests, globs, modes, rejects, defaults): the kept matches
 //! of exactly those foci are replaced, and the difference is reported as `appeared` and
 //! `vanished`. Matches are identified by [`MatchId`] (focus, pattern, orientation), stable
-//! from move to move.
+//! from move to move. A set of a plain class can keep entries instead of matches
+//! ([`IncrementalScan::with_entry_results`]: [`EntryHit`] records, `match_of` on demand).
 
 #[path = "journal.rs"]
 mod journal;
