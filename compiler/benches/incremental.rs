@@ -1,16 +1,18 @@
-//! Incremental matching per move (issue 15): GNU Go's patterns.db + patterns2.db (1,222
-//! patterns, geometric import, five classes) kept up to date for both colours while every
+//! Incremental matching per move (issue 15): GNU Go's `pat` database, patterns.db +
+//! patterns2.db (1,222 patterns, geometric import as one database, as GNU Go's mkpat builds
+//! `pat_db`: three classes), kept up to date for both colours while every
 //! game record of `../shared/data/gnugo/games` is replayed and then undone move by move: as
-//! one `lens_vm::incremental::IncrementalGroup` of the ten sets (what an engine calls; one
-//! board read per step) and as ten `IncrementalScan`s updated one by one, against full
-//! rescans of the same ten (class, colour) sets after every play and undo (`ScanSet`, the
-//! five classes and both colours in one call, what an engine would call; and one `ScanPlan`
+//! one `lens_vm::incremental::IncrementalGroup` of the six sets (what an engine calls; one
+//! board read per step) and as six `IncrementalScan`s updated one by one, against full
+//! rescans of the same six (class, colour) sets after every play and undo (`ScanSet`, the
+//! three classes and both colours in one call, what an engine would call; and one `ScanPlan`
 //! per set), and against the replay alone, in the same run. Thread CPU time; the summary
 //! prints microseconds per move (a play or an undo; one iteration = every game forth and
 //! back), the group's plays and undos apart, and a search's tries (each move played, taken
 //! back and played again), with the group's journal and without, the clock's own cost in
 //! those per-update figures, the group in entry mode (`with_entry_results`) against match
-//! mode, and the side to move's five sets alone (a group per colour).
+//! mode, the side to move's three sets alone (a group per colour), and the plays of the
+//! same patterns imported file by file (five classes, ten sets) against the one database's.
 //! Reads the GPL data at run time (never copied); prints a note if absent.
 //! Run: `cargo bench -p lens-compiler --bench incremental`.
 //! `LENS_BENCH_PROFILE_INCREMENTAL=1` (or `=sets`: the sets alone; `=nojournal`: the group
@@ -28,7 +30,8 @@ use std::time::Duration;
 use criterion::{Criterion, criterion_group, criterion_main};
 use incremental_support::{Step, games, gnugo_dir};
 use lens_compiler::import::gnugo::{
-    AnchorColour, Options as ImportOptions, class_name, import_str, stem_ident, wide_class_name,
+    AnchorColour, Options as ImportOptions, class_name, import_database, import_str, stem_ident,
+    wide_class_name,
 };
 use lens_test_support::thread_cpu;
 use lens_vm::board::{Board, Colour};
@@ -41,13 +44,13 @@ use lens_vm::{ClassId, Match, MatchBuf, NoHost, Orientations, Query, Rom, Scratc
 enum Way {
     /// Play the moves, match nothing.
     ReplayOnly,
-    /// Play, then update the ten incremental sets as one group.
+    /// Play, then update the incremental sets as one group.
     Incremental,
-    /// Play, then update the ten incremental sets one by one.
+    /// Play, then update the incremental sets one by one.
     SetsAlone,
-    /// Play, then rescan the ten sets through their plans.
+    /// Play, then rescan the sets through their plans.
     FullPlan,
-    /// Play, then rescan the five classes for both colours in one `ScanSet` call.
+    /// Play, then rescan the classes for both colours in one `ScanSet` call.
     FullSet,
 }
 
@@ -136,38 +139,61 @@ fn undo_update(g: &mut IncrementalGroup, rom: &Rom<'_>, b: &Board, scratch: &mut
     black_box(g.update(rom, b, &NoHost, scratch).restored);
 }
 
-fn bench(c: &mut Criterion) {
-    let Some(dir) = gnugo_dir() else { return };
-    let games = games(&dir);
+/// GNU Go's `pat` database (patterns.db + patterns2.db, geometric import) as a ROM and its
+/// classes: `one_database` imports the two files as one database, as GNU Go's mkpat builds
+/// `pat_db` (three classes: `pat_anchor_o`, `pat_anchor_x`, `pat_wide`); otherwise each file
+/// is imported alone (five classes: two anchor classes per file and `patterns_wide`).
+fn pat_db(dir: &std::path::Path, one_database: bool) -> (Vec<u8>, Vec<String>) {
     let files = ["patterns.db", "patterns2.db"];
-    let source: String = files
+    let texts: Vec<String> = files
         .iter()
-        .map(|f| {
-            let text = std::fs::read_to_string(dir.join("patterns").join(f)).unwrap();
-            let opts = ImportOptions {
-                geometric_only: true,
-                ..Default::default()
-            };
-            import_str(f, &text, &opts).source + "\n"
-        })
+        .map(|f| std::fs::read_to_string(dir.join("patterns").join(f)).unwrap())
         .collect();
+    let opts = ImportOptions {
+        geometric_only: true,
+        ..Default::default()
+    };
+    let names = |s: &str| {
+        [
+            class_name(s, AnchorColour::O),
+            class_name(s, AnchorColour::X),
+            wide_class_name(s),
+        ]
+    };
+    let (source, classes): (String, Vec<String>) = if one_database {
+        let pairs: Vec<(&str, &str)> = files
+            .iter()
+            .copied()
+            .zip(texts.iter().map(|t| t.as_str()))
+            .collect();
+        (
+            import_database("pat", &pairs, &opts).source,
+            names("pat").to_vec(),
+        )
+    } else {
+        (
+            files
+                .iter()
+                .zip(&texts)
+                .map(|(f, t)| import_str(f, t, &opts).source + "\n")
+                .collect(),
+            files.iter().flat_map(|f| names(&stem_ident(f))).collect(),
+        )
+    };
     let (_, r) = lens_compiler::compile_str("pat_db.lens", &source, &Default::default());
-    let bytes = r.unwrap_or_else(|d| panic!("{} errors", d.len())).rom;
-    let rom = Rom::from_bytes(&bytes).unwrap();
-    let classes: Vec<ClassId> = files
+    (
+        r.unwrap_or_else(|d| panic!("{} errors", d.len())).rom,
+        classes,
+    )
+}
+
+/// The queries of `classes` (those `rom` has), both colours each, Black first.
+fn queries_of(rom: &Rom<'_>, classes: &[String]) -> (Vec<ClassId>, Vec<Query>) {
+    let classes: Vec<ClassId> = classes
         .iter()
-        .flat_map(|f| {
-            let s = stem_ident(f);
-            [
-                class_name(&s, AnchorColour::O),
-                class_name(&s, AnchorColour::X),
-                wide_class_name(&s),
-            ]
-        })
-        .filter_map(|n| rom.class_by_name(&n))
+        .filter_map(|n| rom.class_by_name(n))
         .collect();
-    assert_eq!(classes.len(), 5);
-    let queries: Vec<Query> = classes
+    let queries = classes
         .iter()
         .flat_map(|&class| {
             [Colour::Black, Colour::White].map(|perspective| Query {
@@ -177,6 +203,17 @@ fn bench(c: &mut Criterion) {
             })
         })
         .collect();
+    (classes, queries)
+}
+
+fn bench(c: &mut Criterion) {
+    let Some(dir) = gnugo_dir() else { return };
+    let games = games(&dir);
+    let (bytes, names) = pat_db(&dir, true);
+    let rom = Rom::from_bytes(&bytes).unwrap();
+    let (classes, queries) = queries_of(&rom, &names);
+    // pat_wide holds patterns.db's two patterns whose focus is not their anchor.
+    assert_eq!(classes.len(), 3);
     let mut w = World {
         rom,
         plans: queries
@@ -239,11 +276,12 @@ fn bench(c: &mut Criterion) {
         }
     }
     eprintln!(
-        "incremental: {} games, {moves} plays and undos, 10 sets; per set and step: {:.1} entry checks ({:.1} past the 3x3 mask), \
+        "incremental: {} games, {moves} plays and undos, {} sets; per set and step: {:.1} entry checks ({:.1} past the 3x3 mask), \
          {:.2} foci rematched, {:.2} matches appeared or vanished; reach {:?}; {restored} of {updates} \
-         set updates restored from the journal ({} KB per set, {} KB for the ten; at most {deepest} \
+         set updates restored from the journal ({} KB per set, {} KB for all; at most {deepest} \
          records held)",
         games.len(),
+        w.sets.len(),
         checked as f64 / updates as f64,
         verified as f64 / updates as f64,
         rematched as f64 / updates as f64,
@@ -253,7 +291,7 @@ fn bench(c: &mut Criterion) {
         w.sets.iter().map(|s| s.journal_bytes()).sum::<usize>() >> 10,
     );
 
-    // What a rescan costs by area size (the ten plans, one mid-game position, centred areas).
+    // What a rescan costs by area size (every set's plan, one mid-game position, centred areas).
     if std::env::var_os("LENS_BENCH_AREAS").is_some() {
         let mut b = Board::new(19).unwrap();
         for s in games[0].1.iter().take(120) {
@@ -279,7 +317,7 @@ fn bench(c: &mut Criterion) {
             }
             let d = thread_cpu::thread_cpu() - t0;
             eprintln!(
-                "scan_area radius {r}: {:.2} us for the ten sets",
+                "scan_area radius {r}: {:.2} us for every set",
                 d.as_secs_f64() * 1e6 / iters as f64
             );
         }
@@ -430,16 +468,36 @@ fn bench(c: &mut Criterion) {
     );
 
     // The side to move's sets only: what GNU Go matches at each position (its patterns for
-    // the colour to move). Each colour's five sets are one group, brought up to date at the
+    // the colour to move). Each colour's sets are one group, brought up to date at the
     // positions where that colour is to move, so each update takes in two moves.
     let sides = side_to_move(&mut w, &games);
     eprintln!(
-        "incremental, the side to move's five sets only (a group per colour, each update \
+        "incremental, the side to move's sets only (a group per colour, each update \
          taking in the two moves since that colour was last to move), median of 5 rounds: \
-         {sides:.2} us per play ({:.2} us net of the clock); both colours' ten sets above, \
+         {sides:.2} us per play ({:.2} us net of the clock); both colours' sets above, \
          also without a journal: {plays0:.2} us ({:.2}x)",
         sides - clock,
         sides / plays0,
+    );
+
+    // The same patterns imported file by file (five classes, ten sets: the layout before
+    // session 15) against the one database, plays alternating (journals on; undos untimed).
+    let (file_bytes, file_names) = pat_db(&dir, false);
+    let file_rom = Rom::from_bytes(&file_bytes).unwrap();
+    let (_, file_queries) = queries_of(&file_rom, &file_names);
+    let mut by_file = IncrementalGroup::new(&file_rom, &file_queries, 8192).unwrap();
+    let [one, per_file] = plays_alternating(
+        &games,
+        [(&w.rom, &mut w.group), (&file_rom, &mut by_file)],
+        &mut w.scratch,
+    );
+    eprintln!(
+        "incremental (group), plays of the same patterns imported file by file ({} sets) \
+         against one database ({} sets), median of 5 alternating rounds: {per_file:.2} us \
+         against {one:.2} us per play ({:.2}x)",
+        file_queries.len(),
+        w.queries.len(),
+        one / per_file,
     );
 
     // A search's tries: at every position of every game, the next move played and taken
@@ -527,7 +585,7 @@ fn clock_cost() -> f64 {
 }
 
 /// Microseconds per play when only the side to move's sets are kept (median of 5 rounds):
-/// Black's five sets and White's five sets as two groups without a journal, and after each
+/// Black's sets and White's sets as two groups without a journal, and after each
 /// play the group of the colour now to move is updated (timed alone), taking in the
 /// opponent's move and its own previous one. Setup stones update both.
 fn side_to_move(w: &mut World<'_>, games: &[(String, Vec<Step>)]) -> f64 {
@@ -572,6 +630,37 @@ fn side_to_move(w: &mut World<'_>, games: &[(String, Vec<Step>)]) -> f64 {
         us.push(d.as_secs_f64() * 1e6 / n as f64);
     }
     median(&mut us)
+}
+
+/// Microseconds per play of each group (median of 5 rounds, the groups alternating): every
+/// game played (each update timed alone) and undone (untimed).
+fn plays_alternating(
+    games: &[(String, Vec<Step>)],
+    mut groups: [(&Rom<'_>, &mut IncrementalGroup); 2],
+    scratch: &mut Scratch,
+) -> [f64; 2] {
+    let mut us = [Vec::new(), Vec::new()];
+    for _ in 0..5 {
+        for (k, (rom, group)) in groups.iter_mut().enumerate() {
+            let (mut d, mut n) = (Duration::ZERO, 0usize);
+            for (_, steps) in games {
+                let mut b = Board::new(19).unwrap();
+                group.update(rom, &b, &NoHost, scratch);
+                for s in steps {
+                    s.apply(&mut b);
+                    let t0 = thread_cpu::thread_cpu();
+                    black_box(group.update(rom, &b, &NoHost, scratch));
+                    d += thread_cpu::thread_cpu() - t0;
+                    n += 1;
+                }
+                while b.undo() {
+                    group.update(rom, &b, &NoHost, scratch);
+                }
+            }
+            us[k].push(d.as_secs_f64() * 1e6 / n as f64);
+        }
+    }
+    us.map(|mut v| median(&mut v))
 }
 
 /// Which of the world's groups [`apart`] updates.

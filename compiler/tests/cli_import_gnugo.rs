@@ -61,3 +61,43 @@ fn mkpat_options_are_applied_and_reported() {
     assert_eq!(code, 2);
     assert!(err.contains("`-f` is not supported"), "{err}");
 }
+
+/// `--database NAME`: every input in one `.lens`, one set of classes named after the database
+/// (as mkpat builds GNU Go's `pat` from patterns.db + patterns2.db), a name repeated across
+/// files suffixed as within one file.
+#[test]
+fn several_files_import_as_one_database() {
+    let dir = std::env::temp_dir().join(format!("lensc-gnugo-{}-database", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("a.db"), DB).unwrap();
+    std::fs::write(
+        dir.join("b.db"),
+        format!("{DB}\nPattern N\n\nO*.\n\n:8,-\n"),
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_lensc"))
+        .current_dir(&dir)
+        .args(["import", "gnugo", "a.db", "b.db", "--database", "both"])
+        .args(["--report", "text"])
+        .output()
+        .unwrap();
+    let (lens, report) = (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{report}");
+    assert!(report.contains("both (a.db + b.db)"), "{report}");
+    for class in ["class both_anchor_o {", "class both_anchor_x {"] {
+        assert_eq!(lens.matches(class).count(), 1, "{lens}");
+    }
+    assert!(
+        !lens.contains("class a_") && !lens.contains("class b_"),
+        "{lens}"
+    );
+    // M from a.db, M again from b.db (suffixed), N from b.db: three patterns in one file.
+    for p in ["pattern M :", "pattern M_2 :", "pattern N :"] {
+        assert_eq!(lens.matches(p).count(), 1, "{p}: {lens}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -179,3 +179,110 @@ fn every_public_database_compiles_and_is_canonical() {
         }
     }
 }
+
+/// GNU Go's `pat` database as mkpat builds it (patterns.db + patterns2.db in one database):
+/// imported as one database, its three classes find on the 32 oracle positions, for both
+/// colours, exactly the matches (pattern, focus, orientation, result) that the two files'
+/// five classes find imported one by one; and it holds every pattern of both files once.
+#[test]
+#[cfg_attr(no_shared_data, ignore = "needs ../shared/data beside the repository")]
+fn one_database_of_two_files_matches_as_the_files_do() {
+    use lens_compiler::import::gnugo::{
+        AnchorColour, class_name, import_database, stem_ident, wide_class_name,
+    };
+    use lens_vm::board::Colour;
+    use lens_vm::{Match, MatchBuf, NoHost, Orientations, Query, Rom, Scratch};
+    use std::collections::BTreeSet;
+
+    let Some(dir) = data_dir() else { return };
+    let files = ["patterns.db", "patterns2.db"];
+    let texts: Vec<String> = files
+        .iter()
+        .map(|f| std::fs::read_to_string(dir.join("patterns").join(f)).unwrap())
+        .collect();
+    let opts = Options {
+        geometric_only: true,
+        ..Default::default()
+    };
+    let names = |s: &str| {
+        [
+            class_name(s, AnchorColour::O),
+            class_name(s, AnchorColour::X),
+            wide_class_name(s),
+        ]
+    };
+    let pairs: Vec<(&str, &str)> = files
+        .iter()
+        .copied()
+        .zip(texts.iter().map(String::as_str))
+        .collect();
+    let one = import_database("pat", &pairs, &opts);
+    assert!(one.report.errors.is_empty(), "{:?}", one.report.errors);
+    let apart: Vec<_> = files
+        .iter()
+        .zip(&texts)
+        .map(|(f, t)| import_str(f, t, &opts))
+        .collect();
+    assert_eq!(
+        one.report.imported(),
+        apart.iter().map(|i| i.report.imported()).sum::<usize>()
+    );
+    assert_eq!(one.report.file, "pat (patterns.db + patterns2.db)");
+    let layouts: [(String, Vec<String>); 2] = [
+        (one.source.clone(), names("pat").to_vec()),
+        (
+            apart.iter().map(|i| i.source.clone() + "\n").collect(),
+            files.iter().flat_map(|f| names(&stem_ident(f))).collect(),
+        ),
+    ];
+    let boards = gnugo_support::positions(&dir);
+    let mut slots = vec![Match::EMPTY; 16 * 1024];
+    let mut scratch = Scratch::new();
+    // (position, pattern, perspective, focus x, focus y, orientation, result)
+    type Key = (String, String, char, i32, i32, u8, String);
+    let found: Vec<BTreeSet<Key>> = layouts
+        .iter()
+        .map(|(source, classes)| {
+            let (_, r) = lens_compiler::compile_str("pat.lens", source, &Default::default());
+            let rom_bytes = r.unwrap_or_else(|d| panic!("{} errors", d.len())).rom;
+            let rom = Rom::from_bytes(&rom_bytes).unwrap();
+            let mut set = BTreeSet::new();
+            for (id, board) in &boards {
+                for name in classes {
+                    let Some(class) = rom.class_by_name(name) else {
+                        continue;
+                    };
+                    for perspective in [Colour::Black, Colour::White] {
+                        let q = Query {
+                            class,
+                            perspective,
+                            orientations: Orientations::All,
+                        };
+                        let mut out = MatchBuf::new(&mut slots);
+                        rom.scan(board, &NoHost, &q, &mut scratch, &mut out);
+                        assert_eq!(out.dropped(), 0);
+                        for m in out.as_slice() {
+                            set.insert((
+                                id.clone(),
+                                rom.pattern_name(m.pattern).unwrap().to_string(),
+                                gnugo_support::colour_char(perspective),
+                                m.focus.0,
+                                m.focus.1,
+                                m.orientation,
+                                format!("{:?}", m.result),
+                            ));
+                        }
+                    }
+                }
+            }
+            set
+        })
+        .collect();
+    assert!(found[0].len() > 10_000, "{} matches", found[0].len());
+    let only_one: Vec<_> = found[0].difference(&found[1]).take(5).collect();
+    let only_apart: Vec<_> = found[1].difference(&found[0]).take(5).collect();
+    assert!(
+        only_one.is_empty() && only_apart.is_empty(),
+        "one database only: {only_one:?}; files apart only: {only_apart:?}"
+    );
+}

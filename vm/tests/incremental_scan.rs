@@ -600,7 +600,16 @@ fn entry_mode_equals_match_mode_on_random_games() {
         .flat_map(|cap| {
             // Two sets built alike (a clone's pool would not keep its capacity).
             queries.iter().map(move |&q| {
-                let set = || IncrementalScan::new(&rom, q, cap).unwrap();
+                // The snug and tiny sets with a small journal: a set's pool keeps the
+                // journal's budget again as room, so the default's would put off compactions.
+                let set = || {
+                    let s = IncrementalScan::new(&rom, q, cap).unwrap();
+                    if cap < 1 << 14 {
+                        s.with_journal(4 << 10)
+                    } else {
+                        s
+                    }
+                };
                 (set().with_entry_results().unwrap(), set())
             })
         })
@@ -610,6 +619,19 @@ fn entry_mode_equals_match_mode_on_random_games() {
         twins[0].1.for_perspective(Colour::White),
     );
     twins.push(other);
+    // A journal given after the mode keeps the mode (the set is rebuilt with its pool).
+    let journalled = (
+        IncrementalScan::new(&rom, queries[0], 1 << 14)
+            .unwrap()
+            .with_entry_results()
+            .unwrap()
+            .with_journal(24 << 10),
+        IncrementalScan::new(&rom, queries[0], 1 << 14)
+            .unwrap()
+            .with_journal(24 << 10),
+    );
+    assert!(journalled.0.entry_results() && !journalled.1.entry_results());
+    twins.push(journalled);
     let mut steps = StepRng(0xE1);
     let (mut changes, mut restored) = (0, 0);
     // Per capacity (roomy, snug, tiny): changes, restores, matches dropped.

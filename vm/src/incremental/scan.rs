@@ -430,8 +430,18 @@ impl Index {
         keyed.sort_unstable();
         keyed.dedup();
         let picks = pick_points(&cells, &starts, &keyed, slots as usize);
+        // A focus state no entry allows at its focus cell starts no match: the class's
+        // declared focus narrowed by its entries' own (a class declared `focus any` whose
+        // patterns all anchor on stones visits stones only).
+        let entry_focus = (0..n).fold(0u8, |acc, r| {
+            let own = cells[starts[r] as usize..starts[r + 1] as usize]
+                .iter()
+                .find(|c| (c.dx, c.dy) == (0, 0))
+                .map_or(0xF, |c| c.allowed);
+            acc | own
+        });
         let mut ix = Index {
-            focus: info.focus(),
+            focus: info.focus() & entry_focus,
             first,
             entries: n,
             starts,
@@ -969,7 +979,8 @@ impl Frame {
 /// ([`IncrementalScan::with_journal`]). All memory is allocated by [`IncrementalScan::new`]
 /// (hit sets of `entries / 8 * 625` bytes, the class's transition index, shared with
 /// [`IncrementalScan::for_perspective`], six buffers of `capacity` matches and the journal,
-/// [`DEFAULT_JOURNAL_BYTES`]); updates never allocate.
+/// [`DEFAULT_JOURNAL_BYTES`], whose budget the match pool gets again so that the old runs
+/// it restores stay there); updates never allocate.
 #[derive(Clone, Debug)]
 pub struct IncrementalScan {
     query: Query,
@@ -1092,7 +1103,8 @@ impl IncrementalScan {
         let words = ix.entries.div_ceil(64).max(1);
         let breaks = vec![0; POINTS * 3 * ix.slot_words];
         let offsets = ix.side * ix.side;
-        let plain = if ix.plain.is_some() { capacity } else { 0 };
+        let room = pool_room(capacity, journal);
+        let plain = if ix.plain.is_some() { room } else { 0 };
         IncrementalScan {
             query,
             reach,
@@ -1107,11 +1119,11 @@ impl IncrementalScan {
             with_hits: PointSet::new(),
             breaks,
             capacity,
-            pool: Vec::with_capacity(2 * capacity),
+            pool: Vec::with_capacity(room),
             runs: vec![(0, 0); POINTS],
-            ents: Vec::with_capacity(2 * plain),
-            fresh_ents: vec![0; plain],
-            ents_tmp: Vec::with_capacity(plain),
+            ents: Vec::with_capacity(plain),
+            fresh_ents: vec![0; plain.min(capacity)],
+            ents_tmp: Vec::with_capacity(plain.min(capacity)),
             live: 0,
             matches: Vec::with_capacity(capacity),
             assembled: true,
@@ -1134,12 +1146,19 @@ impl IncrementalScan {
     /// [`DEFAULT_JOURNAL_BYTES`] (0: none): an update that exactly undoes the last recorded
     /// one (the same points back to their old states, e.g. an undo of the last play with
     /// its captures) restores the set from it instead of matching; the deepest undo served
-    /// grows with the budget (the oldest records go first).
+    /// grows with the budget (the oldest records go first). The set starts over (its next
+    /// update matches the whole board): call this before the first update.
     pub fn with_journal(self, bytes: usize) -> IncrementalScan {
-        IncrementalScan {
-            journal: Journal::new(bytes),
-            ..self
+        let (frame, entries) = (self.frame.is_some(), self.entry_mode);
+        let mut set =
+            IncrementalScan::with_index(self.ix, self.reach, self.query, self.capacity, bytes);
+        if !frame {
+            set = set.without_frame();
         }
+        if entries {
+            set = set.into_entry_mode();
+        }
+        set
     }
 
     /// The bytes the set's journal takes (allocated at construction).
@@ -2073,6 +2092,16 @@ impl IncrementalScan {
         });
         self.assembled = false;
     }
+}
+
+/// Match slots of a set's pool: the live runs (at most `capacity`), as much again for runs
+/// rewritten before a compaction, and, with a journal of `journal` bytes, the journal's
+/// budget again in matches: the old runs its records restore stay in the pool until a
+/// compaction, which empties the journal, so a class with many matches per move (several
+/// files' patterns in one class) would otherwise compact, and lose its undos, every few
+/// dozen moves.
+fn pool_room(capacity: usize, journal: usize) -> usize {
+    2 * capacity + journal / size_of::<Match>()
 }
 
 /// The runs of `pool` in point order (scan order) into `out`, within its capacity.

@@ -48,6 +48,11 @@ pub struct GnugoArgs {
     /// Drop constraints and helpers: the geometric part only, no externs.
     #[arg(long)]
     pub geometric_only: bool,
+    /// Import every input as one database of this name, as mkpat builds one from several
+    /// files (GNU Go's `pat`: patterns.db + patterns2.db): one `.lens` (`-o FILE` or standard
+    /// output) whose classes (`<NAME>_anchor_o`, ...) hold the patterns of all the inputs.
+    #[arg(long, value_name = "NAME")]
+    pub database: Option<String>,
 }
 
 pub fn run(cmd: Command) -> u8 {
@@ -86,7 +91,7 @@ fn run_gnugo(a: GnugoArgs) -> u8 {
         }),
         geometric_only: a.geometric_only,
     };
-    let several = a.inputs.len() > 1;
+    let several = a.inputs.len() > 1 && a.database.is_none();
     if several && let Some(dir) = &a.output {
         if let Err(e) = std::fs::create_dir_all(dir) {
             eprintln!("error: cannot create {}: {e}", dir.display());
@@ -96,8 +101,40 @@ fn run_gnugo(a: GnugoArgs) -> u8 {
     let mut reports = Vec::new();
     let mut failed = false;
     let mut stdout_text = String::new();
-    let mut progress = crate::progress::Progress::new(a.inputs.len(), "files");
-    for input in &a.inputs {
+    if let Some(name) = &a.database {
+        let mut texts = Vec::new();
+        for input in &a.inputs {
+            match read_input(input) {
+                Ok(x) => texts.push(x),
+                Err(e) => {
+                    eprintln!("error: cannot read {}: {e}", input.display());
+                    return 1;
+                }
+            }
+        }
+        let files: Vec<(&str, &str)> = texts
+            .iter()
+            .map(|(n, t)| (n.as_str(), t.as_str()))
+            .collect();
+        let imported = gnugo::import_database(name, &files, &opts);
+        for e in &imported.report.errors {
+            eprintln!("error: {e}");
+        }
+        failed = !imported.report.errors.is_empty();
+        match &a.output {
+            Some(path) => {
+                if let Err(e) = std::fs::write(path, &imported.source) {
+                    eprintln!("error: cannot write {}: {e}", path.display());
+                    return 1;
+                }
+            }
+            None => stdout_text.push_str(&imported.source),
+        }
+        reports.push(imported.report);
+    }
+    let each: &[PathBuf] = if a.database.is_some() { &[] } else { &a.inputs };
+    let mut progress = crate::progress::Progress::new(each.len(), "files");
+    for input in each {
         progress.start(&input.display().to_string());
         let (name, text) = match read_input(input) {
             Ok(x) => x,

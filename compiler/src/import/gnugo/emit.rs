@@ -1018,7 +1018,7 @@ pub fn convert(db: &Database, opts: &Options, report: &mut FileReport) -> String
     let _ = writeln!(
         s,
         "// Imported from GNU Go's `{}` by `lensc import gnugo` (GPL data: do not commit).",
-        db.file
+        report.file
     );
     let anchors = match mode {
         AnchorMode::O => "O stones",

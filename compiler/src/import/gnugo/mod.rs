@@ -58,14 +58,43 @@ pub struct Imported {
 /// Import one `.db` file's text. Never fails as a whole: broken patterns are reported in
 /// [`Imported::report`] and left out.
 pub fn import_str(file: &str, text: &str, opts: &Options) -> Imported {
-    let (db, errors) = parse_db(file, text);
-    let (mkpat, mkpat_source) = opts.mkpat_for(file);
+    import_database(file, &[(file, text)], opts)
+}
+
+/// Import several `.db` files as one database named `name`, as mkpat builds one from several
+/// files (GNU Go's `pat_db` is `mkpat -b pat patterns.db patterns2.db`): one set of classes
+/// (`<name>_anchor_o`, `<name>_anchor_x`, `<name>_wide`, [`class_name`]) holds the patterns of
+/// every file, in file order, with the mkpat options of the first file (mkpat takes one set of
+/// options per database). A pattern name that repeats across files gets a `_2` suffix, as
+/// within one file. Never fails as a whole, like [`import_str`]; the report's line numbers
+/// are those of each pattern's own file.
+pub fn import_database(name: &str, files: &[(&str, &str)], opts: &Options) -> Imported {
+    let mut db = Database {
+        file: name.to_string(),
+        ..Default::default()
+    };
+    let mut errors = Vec::new();
+    for (file, text) in files {
+        let (one, errs) = parse_db(file, text);
+        db.directives.extend(one.directives);
+        db.patterns.extend(one.patterns);
+        errors.extend(errs);
+    }
+    let first = files.first().map_or(name, |f| f.0);
+    let (mkpat, mkpat_source) = opts.mkpat_for(first);
     let mut report = FileReport {
-        file: file.to_string(),
+        // One file: its name; several: the database and its files.
+        file: match files {
+            [(f, _)] if *f == name => name.to_string(),
+            _ => {
+                let list: Vec<&str> = files.iter().map(|f| f.0).collect();
+                format!("{name} ({})", list.join(" + "))
+            }
+        },
         anchor: mkpat.anchor,
         mkpat,
         mkpat_source,
-        call_mode: emit::call_mode(&stem_ident(file)),
+        call_mode: emit::call_mode(&stem_ident(name)),
         geometric_only: opts.geometric_only,
         outcomes: Vec::new(),
         errors,
@@ -77,7 +106,7 @@ pub fn import_str(file: &str, text: &str, opts: &Options) -> Imported {
     };
     let raw = emit::convert(&db, opts, &mut report);
     Imported {
-        source: canonical(file, raw),
+        source: canonical(name, raw),
         report,
     }
 }
