@@ -9,7 +9,9 @@
 //!   `ScanSet::scan` (`board_parallel_set`: every class and both colours of a position in one
 //!   call) and its compact-hit form `ScanSet::scan_hits` (`board_parallel_set_hits`), the latter
 //!   also with the shared walk over oriented entries instead of a trie over patterns
-//!   (`board_parallel_set_hits_oriented`: the baseline of the same run);
+//!   (`board_parallel_set_hits_oriented`: the baseline of the same run), and `ScanSet::scan`
+//!   of the same patterns imported as one database, as GNU Go builds pat_db (three classes:
+//!   `board_parallel_set_one_database`, after the rest of its group);
 //! - import + compile of patterns.db (with its constraints and externs; GNU Go's mkpat + gcc: 2.8 s).
 //!
 //! Reads `../shared/data/gnugo/` (GPL, never copied); prints a note and benches nothing if absent.
@@ -19,7 +21,8 @@ use std::path::PathBuf;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use lens_compiler::import::gnugo::{
-    AnchorColour, Options as ImportOptions, class_name, import_str, stem_ident, wide_class_name,
+    AnchorColour, Options as ImportOptions, class_name, import_database, import_str, stem_ident,
+    wide_class_name,
 };
 use lens_vm::board::{Board, Colour};
 use lens_vm::matching::{Hit, HitBuf, ScanPlan, ScanSet};
@@ -338,6 +341,67 @@ fn bench(c: &mut Criterion) {
             })
         });
     }
+    g.finish();
+
+    // The same patterns imported as one database, as GNU Go's mkpat builds pat_db (three
+    // classes: `pat_anchor_o`, `pat_anchor_x`, `pat_wide`): the same matches, one `ScanSet`.
+    let texts: Vec<String> = files
+        .iter()
+        .map(|f| std::fs::read_to_string(dir.join("patterns").join(f)).unwrap())
+        .collect();
+    let pairs: Vec<(&str, &str)> = files
+        .iter()
+        .copied()
+        .zip(texts.iter().map(String::as_str))
+        .collect();
+    let geometric = ImportOptions {
+        geometric_only: true,
+        ..Default::default()
+    };
+    let one_bytes = compile(
+        "pat.lens",
+        &import_database("pat", &pairs, &geometric).source,
+    );
+    let one_rom = Rom::from_bytes(&one_bytes).unwrap();
+    let one_classes: Vec<ClassId> = [
+        class_name("pat", AnchorColour::O),
+        class_name("pat", AnchorColour::X),
+        wide_class_name("pat"),
+    ]
+    .iter()
+    .filter_map(|n| one_rom.class_by_name(n))
+    .collect();
+    assert_eq!(one_classes.len(), 3);
+    let one_set = ScanSet::new(&one_rom, &one_classes).unwrap();
+    let mut one_slots = vec![Match::EMPTY; 8192 * 2 * one_classes.len()];
+    let mut one_scratch = Scratch::new();
+    let mut scan_one = || -> usize {
+        let mut n = 0;
+        for board in &boards {
+            let mut outs: Vec<MatchBuf> = one_slots.chunks_mut(8192).map(MatchBuf::new).collect();
+            n += one_set.scan(
+                &one_rom,
+                board,
+                &NoHost,
+                Orientations::All,
+                &mut one_scratch,
+                &mut outs,
+            );
+        }
+        n
+    };
+    assert_eq!(scan_one(), per_board, "one database, other matches");
+    let mut g = c.benchmark_group("gnugo_scan_pat_db_32_boards_both_colours_cpu_time");
+    g.sample_size(10);
+    g.bench_function("board_parallel_set_one_database", |b| {
+        b.iter_custom(|iters| {
+            let t0 = thread_cpu();
+            for _ in 0..iters {
+                black_box(scan_one());
+            }
+            thread_cpu() - t0
+        })
+    });
     g.finish();
 
     let text = std::fs::read_to_string(dir.join("patterns/patterns.db")).unwrap();
