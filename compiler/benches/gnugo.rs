@@ -21,8 +21,8 @@ use std::path::PathBuf;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use lens_compiler::import::gnugo::{
-    AnchorColour, Options as ImportOptions, class_name, import_database, import_str, stem_ident,
-    wide_class_name,
+    AnchorColour, Options as ImportOptions, class_name, class_names, import_database, import_str,
+    stem_ident, wide_class_name,
 };
 use lens_vm::board::{Board, Colour};
 use lens_vm::matching::{Hit, HitBuf, ScanPlan, ScanSet};
@@ -363,14 +363,10 @@ fn bench(c: &mut Criterion) {
         &import_database("pat", &pairs, &geometric).source,
     );
     let one_rom = Rom::from_bytes(&one_bytes).unwrap();
-    let one_classes: Vec<ClassId> = [
-        class_name("pat", AnchorColour::O),
-        class_name("pat", AnchorColour::X),
-        wide_class_name("pat"),
-    ]
-    .iter()
-    .filter_map(|n| one_rom.class_by_name(n))
-    .collect();
+    let one_classes: Vec<ClassId> = class_names("pat")
+        .iter()
+        .filter_map(|n| one_rom.class_by_name(n))
+        .collect();
     assert_eq!(one_classes.len(), 3);
     let one_set = ScanSet::new(&one_rom, &one_classes).unwrap();
     let mut one_slots = vec![Match::EMPTY; 8192 * 2 * one_classes.len()];

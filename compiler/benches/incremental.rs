@@ -30,8 +30,7 @@ use std::time::Duration;
 use criterion::{Criterion, criterion_group, criterion_main};
 use incremental_support::{Step, games, gnugo_dir};
 use lens_compiler::import::gnugo::{
-    AnchorColour, Options as ImportOptions, class_name, import_database, import_str, stem_ident,
-    wide_class_name,
+    Options as ImportOptions, class_names, import_database, import_str, stem_ident,
 };
 use lens_test_support::thread_cpu;
 use lens_vm::board::{Board, Colour};
@@ -153,13 +152,6 @@ fn pat_db(dir: &std::path::Path, one_database: bool) -> (Vec<u8>, Vec<String>) {
         geometric_only: true,
         ..Default::default()
     };
-    let names = |s: &str| {
-        [
-            class_name(s, AnchorColour::O),
-            class_name(s, AnchorColour::X),
-            wide_class_name(s),
-        ]
-    };
     let (source, classes): (String, Vec<String>) = if one_database {
         let pairs: Vec<(&str, &str)> = files
             .iter()
@@ -168,7 +160,7 @@ fn pat_db(dir: &std::path::Path, one_database: bool) -> (Vec<u8>, Vec<String>) {
             .collect();
         (
             import_database("pat", &pairs, &opts).source,
-            names("pat").to_vec(),
+            class_names("pat").to_vec(),
         )
     } else {
         (
@@ -177,7 +169,10 @@ fn pat_db(dir: &std::path::Path, one_database: bool) -> (Vec<u8>, Vec<String>) {
                 .zip(&texts)
                 .map(|(f, t)| import_str(f, t, &opts).source + "\n")
                 .collect(),
-            files.iter().flat_map(|f| names(&stem_ident(f))).collect(),
+            files
+                .iter()
+                .flat_map(|f| class_names(&stem_ident(f)))
+                .collect(),
         )
     };
     let (_, r) = lens_compiler::compile_str("pat_db.lens", &source, &Default::default());

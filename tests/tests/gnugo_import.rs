@@ -187,9 +187,7 @@ fn every_public_database_compiles_and_is_canonical() {
 #[test]
 #[cfg_attr(no_shared_data, ignore = "needs ../shared/data beside the repository")]
 fn one_database_of_two_files_matches_as_the_files_do() {
-    use lens_compiler::import::gnugo::{
-        AnchorColour, class_name, import_database, stem_ident, wide_class_name,
-    };
+    use lens_compiler::import::gnugo::{class_names, import_database, stem_ident};
     use lens_vm::board::Colour;
     use lens_vm::{Match, MatchBuf, NoHost, Orientations, Query, Rom, Scratch};
     use std::collections::BTreeSet;
@@ -203,13 +201,6 @@ fn one_database_of_two_files_matches_as_the_files_do() {
     let opts = Options {
         geometric_only: true,
         ..Default::default()
-    };
-    let names = |s: &str| {
-        [
-            class_name(s, AnchorColour::O),
-            class_name(s, AnchorColour::X),
-            wide_class_name(s),
-        ]
     };
     let pairs: Vec<(&str, &str)> = files
         .iter()
@@ -229,10 +220,13 @@ fn one_database_of_two_files_matches_as_the_files_do() {
     );
     assert_eq!(one.report.file, "pat (patterns.db + patterns2.db)");
     let layouts: [(String, Vec<String>); 2] = [
-        (one.source.clone(), names("pat").to_vec()),
+        (one.source.clone(), class_names("pat").to_vec()),
         (
             apart.iter().map(|i| i.source.clone() + "\n").collect(),
-            files.iter().flat_map(|f| names(&stem_ident(f))).collect(),
+            files
+                .iter()
+                .flat_map(|f| class_names(&stem_ident(f)))
+                .collect(),
         ),
     ];
     let boards = gnugo_support::positions(&dir);

@@ -599,6 +599,16 @@ pub fn wide_class_name(stem: &str) -> String {
     format!("{stem}_wide")
 }
 
+/// Every class an import of `stem` may emit: O-anchored, X-anchored, wide (an import emits
+/// only those that get patterns).
+pub fn class_names(stem: &str) -> [String; 3] {
+    [
+        class_name(stem, AnchorColour::O),
+        class_name(stem, AnchorColour::X),
+        wide_class_name(stem),
+    ]
+}
+
 /// The most arguments a Lens extern takes: the ROM format's limit.
 const MAX_EXTERN_ARGS: usize = lens_vm::rom::MAX_ARGS;
 

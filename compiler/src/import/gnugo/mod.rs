@@ -16,8 +16,8 @@ pub mod report;
 
 pub use db::{Database, DbError, DbPattern, parse_db};
 pub use emit::{
-    ANCHOR_REACH, GNUGO_TO_LENS, MAX_REACH, class_name, focus_of, lens_orientations, reach,
-    stem_ident, wide_class_name,
+    ANCHOR_REACH, GNUGO_TO_LENS, MAX_REACH, class_name, class_names, focus_of, lens_orientations,
+    reach, stem_ident, wide_class_name,
 };
 pub use mkpat::{AnchorColour, AnchorMode, Mkpat, MkpatSource};
 pub use report::{FileReport, PatternOutcome};
