@@ -5,7 +5,8 @@
 //! geometric-only at test time, as `gnugo_differential` does; nothing derived from the GPL
 //! data is kept) and for every class of the standard library, both perspectives. The
 //! reported difference (appeared, vanished) turns the old set into the new one, and match ids
-//! are unique within a set. The same (class, perspective) sets as one group
+//! are unique within a set (also with the two files imported as one database, as GNU Go
+//! builds pat_db). The same (class, perspective) sets as one group
 //! (`IncrementalGroup`, one board read per update) give every set alone's matches, runs and
 //! difference after every step. The steps rotate over the machine's instruction-set levels
 //! (`matching::simd`: the incremental filter's ANDs and the rescans). GNU Go's sets in entry
@@ -27,7 +28,7 @@ use std::collections::BTreeSet;
 
 use incremental_support::*;
 use lens_compiler::import::gnugo::{
-    AnchorColour, Options as ImportOptions, class_name, import_str, stem_ident, wide_class_name,
+    Options as ImportOptions, class_names, import_database, import_str, stem_ident,
 };
 use lens_vm::board::{Board, Colour};
 use lens_vm::incremental::{Codes3x3, IncrementalGroup, IncrementalScan, MatchId};
@@ -39,38 +40,50 @@ const CAPACITY: usize = 16 * 1024;
 /// so their pools are compacted and matches dropped.
 const SMALL: usize = 400;
 
-fn gnugo_rom(dir: &std::path::Path) -> (Vec<u8>, Vec<String>) {
+/// GNU Go's patterns.db + patterns2.db, geometric-only, as one ROM and its class names: each
+/// file imported alone (five classes), or, with `one_database`, both as one database as GNU
+/// Go's mkpat builds pat_db (three classes, the incremental bench's layout).
+fn gnugo_rom_as(dir: &std::path::Path, one_database: bool) -> (Vec<u8>, Vec<String>) {
     let files = ["patterns.db", "patterns2.db"];
-    let source: String = files
+    let texts: Vec<String> = files
         .iter()
-        .map(|f| {
-            let text = std::fs::read_to_string(dir.join("patterns").join(f)).unwrap();
-            let imported = import_str(
-                f,
-                &text,
-                &ImportOptions {
-                    geometric_only: true,
-                    ..Default::default()
-                },
-            );
-            assert!(imported.report.errors.is_empty());
-            imported.source + "\n"
-        })
+        .map(|f| std::fs::read_to_string(dir.join("patterns").join(f)).unwrap())
         .collect();
+    let opts = ImportOptions {
+        geometric_only: true,
+        ..Default::default()
+    };
+    let imported: Vec<_> = if one_database {
+        let pairs: Vec<(&str, &str)> = files
+            .iter()
+            .copied()
+            .zip(texts.iter().map(String::as_str))
+            .collect();
+        vec![import_database("pat", &pairs, &opts)]
+    } else {
+        files
+            .iter()
+            .zip(&texts)
+            .map(|(f, t)| import_str(f, t, &opts))
+            .collect()
+    };
+    assert!(imported.iter().all(|i| i.report.errors.is_empty()));
+    let source: String = imported.iter().map(|i| i.source.clone() + "\n").collect();
     let (_, r) = lens_compiler::compile_str("pat_db.lens", &source, &Default::default());
     let rom = r.unwrap_or_else(|d| panic!("{} errors", d.len())).rom;
-    let classes = files
-        .iter()
-        .flat_map(|f| {
-            let s = stem_ident(f);
-            [
-                class_name(&s, AnchorColour::O),
-                class_name(&s, AnchorColour::X),
-                wide_class_name(&s),
-            ]
-        })
-        .collect();
+    let classes = if one_database {
+        class_names("pat").to_vec()
+    } else {
+        files
+            .iter()
+            .flat_map(|f| class_names(&stem_ident(f)))
+            .collect()
+    };
     (rom, classes)
+}
+
+fn gnugo_rom(dir: &std::path::Path) -> (Vec<u8>, Vec<String>) {
+    gnugo_rom_as(dir, false)
 }
 
 /// One incremental set per (class, perspective), with the full-scan oracle.
@@ -247,6 +260,23 @@ fn gnugo_patterns_incremental_equals_full_rescan_on_every_move() {
     let mut sets = Sets::new(rom, &classes);
     replay_all(&mut sets, &games, 8, 16);
     assert!(sets.updates > 10_000, "{} updates", sets.updates);
+    assert!(sets.changes_seen > 3_000, "{} changes", sets.changes_seen);
+}
+
+/// The same for the two files imported as one database (three larger classes, six sets:
+/// the incremental bench's layout).
+#[test]
+#[cfg_attr(no_shared_data, ignore = "needs ../shared/data beside the repository")]
+fn gnugo_pat_database_incremental_equals_full_rescan_on_every_move() {
+    let Some(dir) = gnugo_dir() else { return };
+    let games = ci_games(&dir);
+    let (bytes, names) = gnugo_rom_as(&dir, true);
+    let rom = Rom::from_bytes(&bytes).unwrap();
+    let classes: Vec<ClassId> = names.iter().filter_map(|n| rom.class_by_name(n)).collect();
+    assert_eq!(classes.len(), 3);
+    let mut sets = Sets::new(rom, &classes);
+    replay_all(&mut sets, &games, 8, 16);
+    assert!(sets.updates > 6_000, "{} updates", sets.updates);
     assert!(sets.changes_seen > 3_000, "{} changes", sets.changes_seen);
 }
 
