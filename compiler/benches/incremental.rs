@@ -481,11 +481,31 @@ fn bench(c: &mut Criterion) {
     let file_rom = Rom::from_bytes(&file_bytes).unwrap();
     let (_, file_queries) = queries_of(&file_rom, &file_names);
     let mut by_file = IncrementalGroup::new(&file_rom, &file_queries, 8192).unwrap();
-    let [one, per_file] = plays_alternating(
-        &games,
-        [(&w.rom, &mut w.group), (&file_rom, &mut by_file)],
-        &mut w.scratch,
-    );
+    let (mut one, mut per_file) = (Vec::new(), Vec::new());
+    for _ in 0..5 {
+        let plays =
+            |steps: &[Step], b: &mut Board, timed: &mut dyn FnMut(&Board, Option<usize>)| {
+                for s in steps {
+                    s.apply(b);
+                    timed(b, Some(0));
+                }
+                while b.undo() {
+                    timed(b, None);
+                }
+            };
+        one.push(timed_round(&w.rom, &mut w.group, &mut w.scratch, &games, false, &plays)[0]);
+        per_file.push(
+            timed_round(
+                &file_rom,
+                &mut by_file,
+                &mut w.scratch,
+                &games,
+                false,
+                &plays,
+            )[0],
+        );
+    }
+    let (one, per_file) = (median(&mut one), median(&mut per_file));
     eprintln!(
         "incremental (group), plays of the same patterns imported file by file ({} sets) \
          against one database ({} sets), median of 5 alternating rounds: {per_file:.2} us \
@@ -627,37 +647,6 @@ fn side_to_move(w: &mut World<'_>, games: &[(String, Vec<Step>)]) -> f64 {
     median(&mut us)
 }
 
-/// Microseconds per play of each group (median of 5 rounds, the groups alternating): every
-/// game played (each update timed alone) and undone (untimed).
-fn plays_alternating(
-    games: &[(String, Vec<Step>)],
-    mut groups: [(&Rom<'_>, &mut IncrementalGroup); 2],
-    scratch: &mut Scratch,
-) -> [f64; 2] {
-    let mut us = [Vec::new(), Vec::new()];
-    for _ in 0..5 {
-        for (k, (rom, group)) in groups.iter_mut().enumerate() {
-            let (mut d, mut n) = (Duration::ZERO, 0usize);
-            for (_, steps) in games {
-                let mut b = Board::new(19).unwrap();
-                group.update(rom, &b, &NoHost, scratch);
-                for s in steps {
-                    s.apply(&mut b);
-                    let t0 = thread_cpu::thread_cpu();
-                    black_box(group.update(rom, &b, &NoHost, scratch));
-                    d += thread_cpu::thread_cpu() - t0;
-                    n += 1;
-                }
-                while b.undo() {
-                    group.update(rom, &b, &NoHost, scratch);
-                }
-            }
-            us[k].push(d.as_secs_f64() * 1e6 / n as f64);
-        }
-    }
-    us.map(|mut v| median(&mut v))
-}
-
 /// Which of the world's groups [`apart`] updates.
 #[derive(Clone, Copy, PartialEq)]
 enum Kept {
@@ -697,33 +686,54 @@ fn apart<const N: usize>(
                 Kept::NoJournal => unjournalled,
                 Kept::Entries | Kept::EntriesBuilt => entries,
             };
-            let build = kind == Kept::EntriesBuilt;
-            let mut sides = [(Duration::ZERO, 0usize); 2];
-            for (_, steps) in games {
-                let mut b = Board::new(19).unwrap();
-                group.update(rom, &b, &NoHost, scratch);
-                walk(steps, &mut b, &mut |b, side| {
-                    let t0 = thread_cpu::thread_cpu();
-                    black_box(group.update(rom, b, &NoHost, scratch));
-                    if build {
-                        for s in group.sets() {
-                            for &h in s.appeared_entries() {
-                                black_box(s.match_of(h));
-                            }
-                        }
-                    }
-                    if let Some(k) = side {
-                        sides[k].0 += thread_cpu::thread_cpu() - t0;
-                        sides[k].1 += 1;
-                    }
-                });
-            }
-            for (k, (d, n)) in sides.into_iter().enumerate() {
-                us[k].push(d.as_secs_f64() * 1e6 / n as f64);
+            let round = timed_round(
+                rom,
+                group,
+                scratch,
+                games,
+                kind == Kept::EntriesBuilt,
+                &walk,
+            );
+            for (v, x) in us.iter_mut().zip(round) {
+                v.push(x);
             }
         }
     }
     us.map(|s| s.map(|mut v| median(&mut v)))
+}
+
+/// One round of [`apart`] for one group: every game walked by `walk`, the updates it asks
+/// to time timed alone on thread CPU (with every appeared entry's match built when
+/// `build`); microseconds per timed update `[play, undo]`.
+fn timed_round(
+    rom: &Rom<'_>,
+    group: &mut IncrementalGroup,
+    scratch: &mut Scratch,
+    games: &[(String, Vec<Step>)],
+    build: bool,
+    walk: &impl Fn(&[Step], &mut Board, &mut dyn FnMut(&Board, Option<usize>)),
+) -> [f64; 2] {
+    let mut sides = [(Duration::ZERO, 0usize); 2];
+    for (_, steps) in games {
+        let mut b = Board::new(19).unwrap();
+        group.update(rom, &b, &NoHost, scratch);
+        walk(steps, &mut b, &mut |b, side| {
+            let t0 = thread_cpu::thread_cpu();
+            black_box(group.update(rom, b, &NoHost, scratch));
+            if build {
+                for s in group.sets() {
+                    for &h in s.appeared_entries() {
+                        black_box(s.match_of(h));
+                    }
+                }
+            }
+            if let Some(k) = side {
+                sides[k].0 += thread_cpu::thread_cpu() - t0;
+                sides[k].1 += 1;
+            }
+        });
+    }
+    sides.map(|(d, n)| d.as_secs_f64() * 1e6 / n as f64)
 }
 
 criterion_group!(benches, bench);

@@ -101,14 +101,23 @@ fn run_gnugo(a: GnugoArgs) -> u8 {
     let mut reports = Vec::new();
     let mut failed = false;
     let mut stdout_text = String::new();
-    if let Some(name) = &a.database {
+    // One job per input, or one for them all with `--database`.
+    let jobs: Vec<(Option<&str>, &[PathBuf])> = match &a.database {
+        Some(name) => vec![(Some(name.as_str()), &a.inputs[..])],
+        None => a.inputs.chunks(1).map(|one| (None, one)).collect(),
+    };
+    let mut progress = crate::progress::Progress::new(jobs.len(), "files");
+    'jobs: for (database, inputs) in jobs {
+        progress.start(&inputs[0].display().to_string());
         let mut texts = Vec::new();
-        for input in &a.inputs {
+        for input in inputs {
             match read_input(input) {
                 Ok(x) => texts.push(x),
                 Err(e) => {
-                    eprintln!("error: cannot read {}: {e}", input.display());
-                    return 1;
+                    progress.suspend(|| eprintln!("error: cannot read {}: {e}", input.display()));
+                    failed = true;
+                    progress.done();
+                    continue 'jobs;
                 }
             }
         }
@@ -116,36 +125,9 @@ fn run_gnugo(a: GnugoArgs) -> u8 {
             .iter()
             .map(|(n, t)| (n.as_str(), t.as_str()))
             .collect();
+        // A file alone is the database of its own name (`import_str`).
+        let name = database.unwrap_or(files[0].0);
         let imported = gnugo::import_database(name, &files, &opts);
-        for e in &imported.report.errors {
-            eprintln!("error: {e}");
-        }
-        failed = !imported.report.errors.is_empty();
-        match &a.output {
-            Some(path) => {
-                if let Err(e) = std::fs::write(path, &imported.source) {
-                    eprintln!("error: cannot write {}: {e}", path.display());
-                    return 1;
-                }
-            }
-            None => stdout_text.push_str(&imported.source),
-        }
-        reports.push(imported.report);
-    }
-    let each: &[PathBuf] = if a.database.is_some() { &[] } else { &a.inputs };
-    let mut progress = crate::progress::Progress::new(each.len(), "files");
-    for input in each {
-        progress.start(&input.display().to_string());
-        let (name, text) = match read_input(input) {
-            Ok(x) => x,
-            Err(e) => {
-                progress.suspend(|| eprintln!("error: cannot read {}: {e}", input.display()));
-                failed = true;
-                progress.done();
-                continue;
-            }
-        };
-        let imported = gnugo::import_str(&name, &text, &opts);
         progress.suspend(|| {
             for e in &imported.report.errors {
                 eprintln!("error: {e}");
@@ -155,7 +137,7 @@ fn run_gnugo(a: GnugoArgs) -> u8 {
             failed = true;
         }
         let target = match &a.output {
-            Some(dir) if several => Some(dir.join(format!("{}.lens", gnugo::stem_ident(&name)))),
+            Some(dir) if several => Some(dir.join(format!("{}.lens", gnugo::stem_ident(name)))),
             Some(file) => Some(file.clone()),
             None => None,
         };
