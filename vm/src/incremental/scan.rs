@@ -303,6 +303,11 @@ struct Index {
     /// (friend, foe, empty), ORed into a focus's break bitmaps when the entry becomes a hit
     /// (one copy instead of a walk over its cells).
     refusals: Vec<u64>,
+    /// The same by offset: per state `b` (friend, foe, empty) and slot, a bitmap over the
+    /// entries (`entry_words` u64 at `(b * slots + slot) * entry_words`) of those with a cell
+    /// there refusing `b`, so a change drops a focus's hits one word at a time.
+    drops: Vec<u64>,
+    entry_words: usize,
     /// Offsets that some cell has.
     slots: usize,
     /// Per row `dy + span` of the offsets: bit `span - dx` when the bucket of `(dx, dy)`
@@ -458,6 +463,8 @@ impl Index {
                 .collect(),
             slot_words: (slots as usize).div_ceil(64).max(1),
             refusals: Vec::new(),
+            drops: Vec::new(),
+            entry_words: n.div_ceil(64).max(1),
             slots: slots as usize,
             gain_rows: vec![0; 9 * 8 * 4 * side],
             break_rows: vec![0; 3 * side],
@@ -507,7 +514,9 @@ impl Index {
             }
         }
         let sw = ix.slot_words;
+        let ew = ix.entry_words;
         ix.refusals = vec![0; n * 3 * sw];
+        ix.drops = vec![0; 3 * ix.slots * ew];
         for r in 0..n {
             for c in &ix.cells[ix.starts[r] as usize..ix.starts[r + 1] as usize] {
                 if c.slot == NO_SLOT {
@@ -517,6 +526,8 @@ impl Index {
                 for b in 0..3 {
                     if c.allowed >> b & 1 == 0 {
                         ix.refusals[(r * 3 + b) * sw + i] |= bit;
+                        let at = (b * ix.slots + c.slot as usize) * ew + r / 64;
+                        ix.drops[at] |= 1 << (r % 64);
                     }
                 }
             }
@@ -675,18 +686,6 @@ impl Index {
         cells
             .iter()
             .all(|c| c.allowed >> state(snap, x + c.dx as i32, y + c.dy as i32) & 1 != 0)
-    }
-
-    /// Whether entry `r` has a cell at offset `(dx, dy)` (slot `slot`) refusing state `b`
-    /// (an on-board state, 0..3): its window mask, or beyond the window its refusal bitmap
-    /// (one word, not a walk over the far cells).
-    #[inline]
-    fn refuses(&self, r: usize, dx: i32, dy: i32, slot: u16, b: u8) -> bool {
-        if cheb(dx, dy) <= WIN {
-            return self.win[r][b as usize] >> win_bit(dx, dy) & 1 != 0;
-        }
-        let sw = self.slot_words;
-        self.refusals[(r * 3 + b as usize) * sw + slot as usize / 64] >> (slot % 64) & 1 != 0
     }
 
     /// Adds the slots where entry `r` refuses each state to a point's break bitmaps (which
@@ -1401,42 +1400,33 @@ impl IncrementalScan {
         (ix.entries, verified)
     }
 
-    /// Drops the hits of point `p` whose cell at offset `(dx, dy)` (slot `slot`) does not
-    /// allow state `b`; returns (hits dropped, hits looked at).
-    fn drop_hits(
-        &mut self,
-        (x, y): (i32, i32),
-        dx: i32,
-        dy: i32,
-        slot: u16,
-        b: u8,
-    ) -> (usize, usize) {
+    /// Drops the hits of focus `(x, y)` whose cell at the change's offset (slot `slot`) does
+    /// not allow state `b`; returns (hits dropped, hits looked at).
+    fn drop_hits(&mut self, (x, y): (i32, i32), slot: u16, b: u8) -> (usize, usize) {
         let ix = &*self.ix;
         let p = point_index(x, y);
         let (mut dropped, mut seen) = (0, 0);
         let (words, group, summary) = (self.words, self.group, self.nonzero[p]);
         let (hits, log) = (&mut self.hits, &mut self.journal);
+        // The entries refusing `b` at the offset, one word per hit word: no walk over the
+        // hits (whether a hit goes is not predictable).
+        let ew = ix.entry_words;
+        let at = (b as usize * ix.slots + slot as usize) * ew;
+        let refuse = &ix.drops[at..at + ew];
         for_hit_words(summary, group, words, |w| {
-            let (mut bits, mut lost) = (hits[p * words + w], 0);
-            while bits != 0 {
-                let k = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                seen += 1;
-                if ix.refuses(w * 64 + k, dx, dy, slot, b) {
-                    lost |= 1u64 << k;
-                    self.count[p] -= 1;
-                    if self.count[p] == 0 {
-                        self.with_hits.remove(x, y);
-                    }
-                    dropped += 1;
-                }
-            }
+            let word = hits[p * words + w];
+            let lost = word & refuse[w];
+            seen += word.count_ones() as usize;
             if lost != 0 {
-                let v = hits[p * words + w] & !lost;
-                put_word(hits, log, p * words + w, v);
+                dropped += lost.count_ones() as usize;
+                put_word(hits, log, p * words + w, word & !lost);
             }
         });
         if dropped > 0 {
+            self.count[p] -= dropped as u32;
+            if self.count[p] == 0 {
+                self.with_hits.remove(x, y);
+            }
             let hits = &self.hits[p * words..(p + 1) * words];
             self.nonzero[p] = nonzero_groups(hits, summary, group);
         }
@@ -1626,7 +1616,7 @@ impl IncrementalScan {
                 cands.clear();
                 for v in &visits {
                     let (x, y) = (v.x as i32, v.y as i32);
-                    let (dx, dy, slot) = (cx - x, cy - y, v.slot);
+                    let slot = v.slot;
                     let p = point_index(x, y);
                     // Hits with a cell on the changed point that refuses its new state go.
                     if self.count[p] > 0
@@ -1635,7 +1625,7 @@ impl IncrementalScan {
                             & 1
                             != 0
                     {
-                        let (lost, seen) = self.drop_hits((x, y), dx, dy, slot, b);
+                        let (lost, seen) = self.drop_hits((x, y), slot, b);
                         u.checked += seen;
                         if lost > 0 {
                             rematch.insert(x, y);
