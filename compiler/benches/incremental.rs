@@ -19,7 +19,9 @@
 //! without its journal; `=plays`: plays through `play_update`, undos through `undo_update`,
 //! for `--toggle-collect='*play_update*'`; `=entryplays`: the same in entry mode): the group
 //! alone, five rounds, no criterion (for
-//! callgrind: `--toggle-collect='*Incremental*update*'`, or perf).
+//! callgrind: `--toggle-collect='*Incremental*update*'`, or perf). `plays` and `entryplays`
+//! print each round's thread CPU per play (`LENS_BENCH_PROFILE_ROUNDS` rounds, 5 by
+//! default): the least over many alternating processes compares two builds on a noisy machine.
 
 #[path = "../../vm/tests/incremental_support/mod.rs"]
 mod incremental_support;
@@ -329,18 +331,30 @@ fn bench(c: &mut Criterion) {
         if way == "plays" || way == "entryplays" {
             // Plays through `play_update`, undos (journal restores) through `undo_update`:
             // callgrind `--toggle-collect='*play_update*'` counts the plays alone.
-            for _ in 0..5 {
+            // Each round's plays timed one by one (thread CPU, the clock's cost included):
+            // the least of the rounds is the figure to compare between builds.
+            let rounds: usize = std::env::var("LENS_BENCH_PROFILE_ROUNDS")
+                .ok()
+                .and_then(|r| r.parse().ok())
+                .unwrap_or(5);
+            for round in 0..rounds {
+                let (mut spent, mut plays) = (Duration::ZERO, 0u32);
                 for (_, steps) in &games {
                     let mut b = Board::new(19).unwrap();
                     w.group.update(&w.rom, &b, &NoHost, &mut w.scratch);
                     for s in steps {
                         s.apply(&mut b);
+                        let t0 = thread_cpu::thread_cpu();
                         play_update(&mut w.group, &w.rom, &b, &mut w.scratch);
+                        spent += thread_cpu::thread_cpu() - t0;
+                        plays += 1;
                     }
                     while b.undo() {
                         undo_update(&mut w.group, &w.rom, &b, &mut w.scratch);
                     }
                 }
+                let us = spent.as_secs_f64() * 1e6 / plays as f64;
+                eprintln!("profile round {round}: {us:.2} us per play");
             }
             return;
         }
