@@ -1548,7 +1548,7 @@ impl IncrementalScan {
             // The index outlives the borrows of `self` below (a count, no copy).
             let ix_arc = self.ix.clone();
             let ix = &*ix_arc;
-            let (side, span, sw) = (ix.side, ix.span, ix.slot_words);
+            let (side, span, sw, ew) = (ix.side, ix.span, ix.slot_words, ix.entry_words);
             let mut visits = core::mem::take(&mut self.visits);
             let mut cands = core::mem::take(&mut self.cands);
             for &(cx, cy, a, b) in &list[..u.changed] {
@@ -1602,6 +1602,13 @@ impl IncrementalScan {
                         if self.count[p] > 0 {
                             prefetch(
                                 &self.breaks[p * 3 * sw + b as usize * sw + slot as usize / 64],
+                            );
+                            // The drop bitmap's word of the focus's first hit word (most
+                            // foci hold a few hits, in a word or two).
+                            let w = self.nonzero[p].trailing_zeros() as usize * self.group;
+                            prefetch_in(
+                                &ix.drops,
+                                (b as usize * ix.slots + slot as usize) * ew + w,
                             );
                         }
                         visits.push(Visit {
