@@ -428,13 +428,7 @@ fn bench(c: &mut Criterion) {
     // engine's search undoes as often as it plays.
     let forth_and_back =
         |steps: &[Step], b: &mut Board, timed: &mut dyn FnMut(&Board, Option<usize>)| {
-            for s in steps {
-                s.apply(b);
-                timed(b, Some(0));
-            }
-            while b.undo() {
-                timed(b, Some(1));
-            }
+            walk_game(steps, b, timed, Some(1))
         };
     let [[plays, undos], [plays0, undos0]] = apart(
         &mut w,
@@ -499,13 +493,7 @@ fn bench(c: &mut Criterion) {
     for _ in 0..5 {
         let plays =
             |steps: &[Step], b: &mut Board, timed: &mut dyn FnMut(&Board, Option<usize>)| {
-                for s in steps {
-                    s.apply(b);
-                    timed(b, Some(0));
-                }
-                while b.undo() {
-                    timed(b, None);
-                }
+                walk_game(steps, b, timed, None)
             };
         one.push(timed_round(&w.rom, &mut w.group, &mut w.scratch, &games, false, &plays)[0]);
         per_file.push(
@@ -678,6 +666,23 @@ enum Kept {
 /// board and calls its third argument after each move, to update the group (side `Some(k)`:
 /// timed alone on thread CPU, as a play (0) or an undo (1); `None`: untimed). Returns the
 /// medians of microseconds per timed update, per group `[play, undo]`.
+/// Plays a game record's steps, calling `timed` after each with the board and side 0, then
+/// undoes them all, calling it with side `undos` (`None`: untimed).
+fn walk_game(
+    steps: &[Step],
+    b: &mut Board,
+    timed: &mut dyn FnMut(&Board, Option<usize>),
+    undos: Option<usize>,
+) {
+    for s in steps {
+        s.apply(b);
+        timed(b, Some(0));
+    }
+    while b.undo() {
+        timed(b, undos);
+    }
+}
+
 fn apart<const N: usize>(
     w: &mut World<'_>,
     games: &[(String, Vec<Step>)],

@@ -304,9 +304,10 @@ struct Index {
     /// (one copy instead of a walk over its cells).
     refusals: Vec<u64>,
     /// The same by offset: per state `b` (friend, foe, empty) and slot, a bitmap over the
-    /// entries (`entry_words` u64 at `(b * slots + slot) * entry_words`) of those with a cell
-    /// there refusing `b`, so a change drops a focus's hits one word at a time.
+    /// entries (`entry_words` u64 from [`Index::drops_at`]) of those with a cell there
+    /// refusing `b`, so a change drops a focus's hits one word at a time.
     drops: Vec<u64>,
+    /// u64 words per bitmap over the entries (a focus's hit set, a drop bitmap).
     entry_words: usize,
     /// Offsets that some cell has.
     slots: usize,
@@ -514,9 +515,8 @@ impl Index {
             }
         }
         let sw = ix.slot_words;
-        let ew = ix.entry_words;
         ix.refusals = vec![0; n * 3 * sw];
-        ix.drops = vec![0; 3 * ix.slots * ew];
+        ix.drops = vec![0; 3 * ix.slots * ix.entry_words];
         for r in 0..n {
             for c in &ix.cells[ix.starts[r] as usize..ix.starts[r + 1] as usize] {
                 if c.slot == NO_SLOT {
@@ -526,7 +526,7 @@ impl Index {
                 for b in 0..3 {
                     if c.allowed >> b & 1 == 0 {
                         ix.refusals[(r * 3 + b) * sw + i] |= bit;
-                        let at = (b * ix.slots + c.slot as usize) * ew + r / 64;
+                        let at = ix.drops_at(b as u8, c.slot) + r / 64;
                         ix.drops[at] |= 1 << (r % 64);
                     }
                 }
@@ -686,6 +686,12 @@ impl Index {
         cells
             .iter()
             .all(|c| c.allowed >> state(snap, x + c.dx as i32, y + c.dy as i32) & 1 != 0)
+    }
+
+    /// Where the drop bitmap of state `b` at slot `slot` starts in `drops`.
+    #[inline(always)]
+    fn drops_at(&self, b: u8, slot: u16) -> usize {
+        (b as usize * self.slots + slot as usize) * self.entry_words
     }
 
     /// Adds the slots where entry `r` refuses each state to a point's break bitmaps (which
@@ -985,7 +991,7 @@ pub struct IncrementalScan {
     query: Query,
     reach: Reach,
     ix: Arc<Index>,
-    /// u64 words per hit set.
+    /// u64 words per hit set (the index's `entry_words`, kept here for the hot loops).
     words: usize,
     /// The board at the last update, from the query's perspective (rows 0 friend, 1 foe).
     snap: Snapshot,
@@ -1099,7 +1105,7 @@ impl IncrementalScan {
         capacity: usize,
         journal: usize,
     ) -> Self {
-        let words = ix.entries.div_ceil(64).max(1);
+        let words = ix.entry_words;
         let breaks = vec![0; POINTS * 3 * ix.slot_words];
         let offsets = ix.side * ix.side;
         let room = pool_room(capacity, journal);
@@ -1410,9 +1416,8 @@ impl IncrementalScan {
         let (hits, log) = (&mut self.hits, &mut self.journal);
         // The entries refusing `b` at the offset, one word per hit word: no walk over the
         // hits (whether a hit goes is not predictable).
-        let ew = ix.entry_words;
-        let at = (b as usize * ix.slots + slot as usize) * ew;
-        let refuse = &ix.drops[at..at + ew];
+        let at = ix.drops_at(b, slot);
+        let refuse = &ix.drops[at..at + ix.entry_words];
         for_hit_words(summary, group, words, |w| {
             let word = hits[p * words + w];
             let lost = word & refuse[w];
@@ -1548,7 +1553,7 @@ impl IncrementalScan {
             // The index outlives the borrows of `self` below (a count, no copy).
             let ix_arc = self.ix.clone();
             let ix = &*ix_arc;
-            let (side, span, sw, ew) = (ix.side, ix.span, ix.slot_words, ix.entry_words);
+            let (side, span, sw) = (ix.side, ix.span, ix.slot_words);
             let mut visits = core::mem::take(&mut self.visits);
             let mut cands = core::mem::take(&mut self.cands);
             for &(cx, cy, a, b) in &list[..u.changed] {
@@ -1606,10 +1611,7 @@ impl IncrementalScan {
                             // The drop bitmap's word of the focus's first hit word (most
                             // foci hold a few hits, in a word or two).
                             let w = self.nonzero[p].trailing_zeros() as usize * self.group;
-                            prefetch_in(
-                                &ix.drops,
-                                (b as usize * ix.slots + slot as usize) * ew + w,
-                            );
+                            prefetch_in(&ix.drops, ix.drops_at(b, slot) + w);
                         }
                         visits.push(Visit {
                             x: x as i8,
