@@ -192,14 +192,18 @@ const MAX_SPAN: i32 = MAX_SIZE as i32 - 1;
 const NO_SLOT: u16 = u16::MAX;
 /// Points the bucket filter reads: the focus's 3x3 square (its 8 neighbours in
 /// [`NEIGHBOURS`] order, then the focus) and 8 more, chosen per offset slot of the change
-/// ([`Index::picks`]; for matching from scratch, per [`ALL`] bucket: [`Index::all_picks`]).
+/// ([`Index::picks`]).
 const FILTERED: usize = 17;
-/// Buckets of every entry, one per pair of states north and south of the focus.
-const ALL: usize = 16;
+/// Buckets of every entry (matching a focus from scratch), one per set of states of the
+/// focus's four orthogonal neighbours (the first four of [`NEIGHBOURS`], 2 bits each): an
+/// entry is in each bucket whose states it allows there, so a focus reads only the entries
+/// its own neighbours allow.
+const ALL: usize = 256;
+/// Points the filter of an [`ALL`] bucket reads: the rest of the focus's 5x5 square (the
+/// focus, its 4 diagonal neighbours and the 16 points of its ring), per bucket in the order
+/// that empties words soonest ([`Index::all_picks`]).
+const ALL_FILTERED: usize = 21;
 
-/// Filter rows per 64 bucket members: one per (state, filtered point), state 0 friend,
-/// 1 foe, 2 empty, 3 off.
-const ROWS: usize = 4 * FILTERED;
 /// u64 per cache line: each bucket's rows start one.
 const LINE: usize = 8;
 /// Words of a bucket ANDed together (one load per point: [`and_rows`]).
@@ -210,12 +214,13 @@ fn point_index(x: i32, y: i32) -> usize {
     y as usize * MAX_SIZE as usize + x as usize
 }
 
-/// A list of entries with their filter: bit `j` of row `(s * FILTERED + i) * words + w`
-/// (`words` = `len / 64` rounded up) says whether member `64 * w + j` allows state `s` at
-/// filtered point `i` ([`FILTERED`]), so ANDing the rows that the states around the focus
-/// and at the slot's picks ([`Index::picks`]) select leaves exactly the members those 17
-/// points allow. A (state, point) row of up to 8 words is one load, and the rows of points in
-/// the same state (mostly empty) are side by side: fewer lines than one 68-row block per word.
+/// A list of entries with their filter: bit `j` of row `(s * points + i) * words + w`
+/// (`words` = `len / 64` rounded up; `points`: [`FILTERED`], or [`ALL_FILTERED`] for the
+/// [`ALL`] buckets) says whether member `64 * w + j` allows state `s` at filtered point `i`,
+/// so ANDing the rows that the states around the focus and at the slot's picks
+/// ([`Index::picks`]) select leaves exactly the members those points allow. A (state, point)
+/// row of up to 8 words is one load, and the rows of points in the same state (mostly empty)
+/// are side by side: fewer lines than one block of every row per word.
 #[derive(Clone, Copy, Debug, Default)]
 struct Bucket {
     members: u32,
@@ -293,10 +298,10 @@ struct Index {
     /// first choice) repeat the focus's 3x3 when the change is near the focus and read
     /// points beyond most patterns' cells when it is far.
     picks: Vec<[i16; 8]>,
-    /// Per [`ALL`] bucket, the filter's points 9..17 for matching a focus from scratch (as
-    /// `picks`): the 8 points of the focus's 5x5 ring where its members refuse the most
-    /// on-board states.
-    all_picks: [[i16; 8]; ALL],
+    /// Per [`ALL`] bucket, its filter's points for matching a focus from scratch (padded-state
+    /// deltas, as `picks`): the focus's 5x5 square but its orthogonal neighbours (the
+    /// bucket's key), those where its members refuse the most on-board states first.
+    all_picks: Vec<[i16; ALL_FILTERED]>,
     /// u64 words per bitmap over the slots.
     slot_words: usize,
     /// Per entry, `3 * slot_words` u64: the slots where one of its cells refuses state `b`
@@ -402,19 +407,15 @@ impl Index {
         }
         // The states entry `r` allows at the filtered points: its 3x3 square and `more`.
         let filtered = |cells: &[Cell], starts: &[u32], r: usize, more: &[(i32, i32); 8]| {
-            let cells = &cells[starts[r] as usize..starts[r + 1] as usize];
-            let at = |(x, y): (i32, i32)| {
-                cells
-                    .iter()
-                    .filter(|c| (c.dx as i32, c.dy as i32) == (x, y))
-                    .fold(0xFu8, |a, c| a & c.allowed)
-            };
+            let square = NEIGHBOURS.map(|(x, y)| (x as i32, y as i32));
+            let (near, more) = (
+                allowed_at(cells, starts, r, &square),
+                allowed_at(cells, starts, r, more),
+            );
             let mut f = [0u8; FILTERED];
-            for (i, &(nx, ny)) in NEIGHBOURS.iter().enumerate() {
-                f[i] = at((nx as i32, ny as i32));
-                f[9 + i] = at(more[i]);
-            }
-            f[8] = at((0, 0));
+            f[..8].copy_from_slice(&near);
+            f[8] = allowed_at(cells, starts, r, &[(0, 0)])[0];
+            f[9..].copy_from_slice(&more);
             f
         };
         // (slot, a * 3 + b, entry) for every cell allowing b but not a.
@@ -457,7 +458,7 @@ impl Index {
             span,
             side,
             grid,
-            all_picks: [[0; 8]; ALL],
+            all_picks: vec![[0; ALL_FILTERED]; ALL],
             picks: picks
                 .iter()
                 .map(|p| p.map(|(x, y)| (y * PAD as i32 + x) as i16))
@@ -532,25 +533,32 @@ impl Index {
                 }
             }
         }
-        // Matching a focus from scratch: every entry, split by the states it allows north
-        // and south of the focus, filtered by its 3x3 square and the 8 points of the 5x5
-        // ring where the split's entries refuse the most.
-        let ring: Vec<(i32, i32)> = (-2..=2)
+        // Matching a focus from scratch: every entry, in the bucket of each set of states
+        // it allows at the focus's orthogonal neighbours, filtered by the rest of the 5x5
+        // square, where the bucket's entries refuse the most first.
+        let square: Vec<(i32, i32)> = (-2..=2)
             .flat_map(|y| (-2..=2).map(move |x| (x, y)))
-            .filter(|&(x, y)| cheb(x, y) == 2)
+            .filter(|&(x, y): &(i32, i32)| x.abs() + y.abs() != 1)
             .collect();
+        let orthogonal = |r: usize| {
+            let f = filtered(&ix.cells, &ix.starts, r, &[(0, 0); 8]);
+            [f[0], f[1], f[2], f[3]]
+        };
+        let keys: Vec<[u8; 4]> = (0..n).map(orthogonal).collect();
         for k in 0..ALL {
-            let (north, south) = (k / 4, k % 4);
-            let in_split = |r: usize| {
-                let f = filtered(&ix.cells, &ix.starts, r, &[(0, 0); 8]);
-                f[0] >> north & 1 != 0 && f[3] >> south & 1 != 0
-            };
-            let split: Vec<usize> = (0..n).filter(|&r| in_split(r)).collect();
-            let picks = most_refused(&ix.cells, &ix.starts, &ring, split.iter().copied());
+            let key = [k >> 6, k >> 4 & 3, k >> 2 & 3, k & 3];
+            let split: Vec<usize> = (0..n)
+                .filter(|&r| (0..4).all(|i| keys[r][i] >> key[i] & 1 != 0))
+                .collect();
+            if split.is_empty() {
+                continue;
+            }
+            let picks: [(i32, i32); ALL_FILTERED] =
+                most_refused(&ix.cells, &ix.starts, &square, split.iter().copied());
             ix.all_picks[k] = picks.map(|(x, y)| (y * PAD as i32 + x) as i16);
             let members = split
                 .iter()
-                .map(|&r| (r as u32, filtered(&ix.cells, &ix.starts, r, &picks)))
+                .map(|&r| (r as u32, allowed_at(&ix.cells, &ix.starts, r, &picks)))
                 .collect();
             let at = slots as usize * 9 + k;
             ix.buckets[at] = ix.add_bucket(members, u32::MAX);
@@ -559,7 +567,13 @@ impl Index {
         Some(ix)
     }
 
-    fn add_bucket(&mut self, mut members: Vec<(u32, [u8; FILTERED])>, change: u32) -> Bucket {
+    /// Adds a bucket of `members` with the states each allows at the `N` filtered points (its
+    /// `near` summary from the first 9: a change's bucket, [`FILTERED`] points).
+    fn add_bucket<const N: usize>(
+        &mut self,
+        mut members: Vec<(u32, [u8; N])>,
+        change: u32,
+    ) -> Bucket {
         // Members with like neighbourhoods side by side: the filter leaves whole words empty
         // after the first points and stops early there.
         members.sort_by_key(|&(r, allow)| (allow, r));
@@ -573,16 +587,18 @@ impl Index {
             near: 0,
             change,
         };
-        self.rows.resize(self.rows.len() + words * ROWS, 0);
+        self.rows.resize(self.rows.len() + words * 4 * N, 0);
         let rows = &mut self.rows[b.rows as usize..];
         for (k, (r, allow)) in members.into_iter().enumerate() {
-            for (i, &allowed) in allow[..9].iter().enumerate() {
-                b.near |= (allowed as u64 & 0xF) << (4 * i);
+            if N == FILTERED {
+                for (i, &allowed) in allow[..9].iter().enumerate() {
+                    b.near |= (allowed as u64 & 0xF) << (4 * i);
+                }
             }
             for (i, &allowed) in allow.iter().enumerate() {
                 for s in 0..4 {
                     if allowed >> s & 1 != 0 {
-                        rows[(s * FILTERED + i) * words + k / 64] |= 1 << (k % 64);
+                        rows[(s * N + i) * words + k / 64] |= 1 << (k % 64);
                     }
                 }
             }
@@ -611,13 +627,13 @@ impl Index {
     /// [`CHUNK`] words at a time ([`and_rows`]: one load per point), out when all are empty
     /// (from the fourth point on in both).
     #[inline(always)]
-    fn words(&self, b: Bucket, st: &[u8; FILTERED], mut f: impl FnMut(usize, u64)) {
+    fn words(&self, b: Bucket, st: &[u8], mut f: impl FnMut(usize, u64)) {
         let words = (b.len as usize).div_ceil(64);
-        let block = &self.rows[b.rows as usize..b.rows as usize + words * ROWS];
+        let block = &self.rows[b.rows as usize..b.rows as usize + words * 4 * st.len()];
         if words == 1 {
             let mut acc = u64::MAX;
             for (i, &s) in st.iter().enumerate() {
-                acc &= block[(s & 3) as usize * FILTERED + i];
+                acc &= block[(s & 3) as usize * st.len() + i];
                 if i >= 3 && acc == 0 {
                     return;
                 }
@@ -660,7 +676,7 @@ impl Index {
     fn filter(
         &self,
         b: Bucket,
-        st: &[u8; FILTERED],
+        st: &[u8],
         mut win: impl FnMut(&[u64; 4]) -> bool,
         mut f: impl FnMut(usize),
     ) {
@@ -710,6 +726,23 @@ impl Index {
     }
 }
 
+/// The states entry `r` allows at each of `points` (offsets from the focus; `0xF`, any,
+/// where it has no cell).
+fn allowed_at<const N: usize>(
+    cells: &[Cell],
+    starts: &[u32],
+    r: usize,
+    points: &[(i32, i32); N],
+) -> [u8; N] {
+    let cells = &cells[starts[r] as usize..starts[r + 1] as usize];
+    points.map(|p| {
+        cells
+            .iter()
+            .filter(|c| (c.dx as i32, c.dy as i32) == p)
+            .fold(0xFu8, |a, c| a & c.allowed)
+    })
+}
+
 #[inline(always)]
 fn cheb(x: i32, y: i32) -> i32 {
     x.abs().max(y.abs())
@@ -751,15 +784,15 @@ fn pick_points(
     picks
 }
 
-/// The 8 points of `cand` (in its order among equals) where the entries `members` refuse
-/// the most on-board states (a cell allowing `k` of friend, foe, empty scores `3 - k`): the
-/// filter points that empty the most bucket words. Missing ones are `(0, 0)`.
-fn most_refused(
+/// The `N` points of `cand` (in its order among equals) where the entries `members` refuse
+/// the most on-board states (a cell allowing `k` of friend, foe, empty scores `3 - k`), most
+/// first: the filter points that empty the most bucket words. Missing ones are `(0, 0)`.
+fn most_refused<const N: usize>(
     cells: &[Cell],
     starts: &[u32],
     cand: &[(i32, i32)],
     members: impl Iterator<Item = usize>,
-) -> [(i32, i32); 8] {
+) -> [(i32, i32); N] {
     let mut score = vec![0u64; cand.len()];
     for r in members {
         for c in &cells[starts[r] as usize..starts[r + 1] as usize] {
@@ -770,7 +803,7 @@ fn most_refused(
     }
     let mut order: Vec<usize> = (0..cand.len()).collect();
     order.sort_by_key(|&q| core::cmp::Reverse(score[q]));
-    let mut picks = [(0, 0); 8];
+    let mut picks = [(0, 0); N];
     for (p, &q) in picks.iter_mut().zip(&order) {
         *p = cand[q];
     }
@@ -1376,12 +1409,13 @@ impl IncrementalScan {
             return (0, 0);
         }
         let (mut n, mut verified) = (0, 0);
-        let mut st = [0u8; FILTERED];
-        read_states(pad, x, y, &mut st[..9]);
-        let k = st[0] as usize * 4 + st[3] as usize;
-        let all = ix.buckets[ix.buckets.len() - ALL + k];
         let at = pad_index(x, y) as isize;
-        for (s, &d) in st[9..].iter_mut().zip(&ix.all_picks[k]) {
+        let k = NEIGHBOURS[..4].iter().fold(0, |k, &(dx, dy)| {
+            k << 2 | pad[(at + dy as isize * PAD as isize + dx as isize) as usize] as usize
+        });
+        let all = ix.buckets[ix.buckets.len() - ALL + k];
+        let mut st = [0u8; ALL_FILTERED];
+        for (s, &d) in st.iter_mut().zip(&ix.all_picks[k]) {
             *s = pad[(at + d as isize) as usize];
         }
         let view = View7::cut(snap, x, y);
