@@ -25,21 +25,21 @@
 
 #[path = "../../vm/tests/incremental_support/mod.rs"]
 mod incremental_support;
+#[path = "support/pat_db.rs"]
+mod pat_db;
 
 use std::hint::black_box;
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use incremental_support::{Step, games, gnugo_dir};
-use lens_compiler::import::gnugo::{
-    Options as ImportOptions, class_names, import_database, import_str, stem_ident,
-};
 use lens_test_support::thread_cpu;
 use lens_vm::board::{Board, Colour};
 use lens_vm::incremental::{IncrementalGroup, IncrementalScan};
 use lens_vm::matching::simd::{self, Simd, Vector};
 use lens_vm::matching::{ScanPlan, ScanSet};
 use lens_vm::{ClassId, Match, MatchBuf, NoHost, Orientations, Query, Rom, Scratch};
+use pat_db::pat_db;
 
 #[derive(Clone, Copy, PartialEq, Debug)]
 enum Way {
@@ -138,50 +138,6 @@ fn play_update(g: &mut IncrementalGroup, rom: &Rom<'_>, b: &Board, scratch: &mut
 #[inline(never)]
 fn undo_update(g: &mut IncrementalGroup, rom: &Rom<'_>, b: &Board, scratch: &mut Scratch) {
     black_box(g.update(rom, b, &NoHost, scratch).restored);
-}
-
-/// GNU Go's `pat` database (patterns.db + patterns2.db, geometric import) as a ROM and its
-/// classes: `one_database` imports the two files as one database, as GNU Go's mkpat builds
-/// `pat_db` (three classes: `pat_anchor_o`, `pat_anchor_x`, `pat_wide`); otherwise each file
-/// is imported alone (five classes: two anchor classes per file and `patterns_wide`).
-fn pat_db(dir: &std::path::Path, one_database: bool) -> (Vec<u8>, Vec<String>) {
-    let files = ["patterns.db", "patterns2.db"];
-    let texts: Vec<String> = files
-        .iter()
-        .map(|f| std::fs::read_to_string(dir.join("patterns").join(f)).unwrap())
-        .collect();
-    let opts = ImportOptions {
-        geometric_only: true,
-        ..Default::default()
-    };
-    let (source, classes): (String, Vec<String>) = if one_database {
-        let pairs: Vec<(&str, &str)> = files
-            .iter()
-            .copied()
-            .zip(texts.iter().map(|t| t.as_str()))
-            .collect();
-        (
-            import_database("pat", &pairs, &opts).source,
-            class_names("pat").to_vec(),
-        )
-    } else {
-        (
-            files
-                .iter()
-                .zip(&texts)
-                .map(|(f, t)| import_str(f, t, &opts).source + "\n")
-                .collect(),
-            files
-                .iter()
-                .flat_map(|f| class_names(&stem_ident(f)))
-                .collect(),
-        )
-    };
-    let (_, r) = lens_compiler::compile_str("pat_db.lens", &source, &Default::default());
-    (
-        r.unwrap_or_else(|d| panic!("{} errors", d.len())).rom,
-        classes,
-    )
 }
 
 /// The queries of `classes` (those `rom` has), both colours each, Black first.

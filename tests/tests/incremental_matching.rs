@@ -23,67 +23,25 @@
 
 #[path = "../../vm/tests/incremental_support/mod.rs"]
 mod incremental_support;
+#[path = "../../compiler/benches/support/pat_db.rs"]
+mod pat_db;
 
 use std::collections::BTreeSet;
 
 use incremental_support::*;
-use lens_compiler::import::gnugo::{
-    Options as ImportOptions, class_names, import_database, import_str, stem_ident,
-};
 use lens_vm::board::{Board, Colour};
 use lens_vm::incremental::{Codes3x3, IncrementalGroup, IncrementalScan, MatchId};
 use lens_vm::matching::simd::{self, Simd};
 use lens_vm::{ClassId, Match, MatchBuf, NoHost, Orientations, Query, Rom, Scratch};
+use pat_db::pat_db;
 
 const CAPACITY: usize = 16 * 1024;
 /// Capacity of the entry-mode test's sets alone: below GNU Go's largest sets in the games,
 /// so their pools are compacted and matches dropped.
 const SMALL: usize = 400;
 
-/// GNU Go's patterns.db + patterns2.db, geometric-only, as one ROM and its class names: each
-/// file imported alone (five classes), or, with `one_database`, both as one database as GNU
-/// Go's mkpat builds pat_db (three classes, the incremental bench's layout).
-fn gnugo_rom_as(dir: &std::path::Path, one_database: bool) -> (Vec<u8>, Vec<String>) {
-    let files = ["patterns.db", "patterns2.db"];
-    let texts: Vec<String> = files
-        .iter()
-        .map(|f| std::fs::read_to_string(dir.join("patterns").join(f)).unwrap())
-        .collect();
-    let opts = ImportOptions {
-        geometric_only: true,
-        ..Default::default()
-    };
-    let imported: Vec<_> = if one_database {
-        let pairs: Vec<(&str, &str)> = files
-            .iter()
-            .copied()
-            .zip(texts.iter().map(String::as_str))
-            .collect();
-        vec![import_database("pat", &pairs, &opts)]
-    } else {
-        files
-            .iter()
-            .zip(&texts)
-            .map(|(f, t)| import_str(f, t, &opts))
-            .collect()
-    };
-    assert!(imported.iter().all(|i| i.report.errors.is_empty()));
-    let source: String = imported.iter().map(|i| i.source.clone() + "\n").collect();
-    let (_, r) = lens_compiler::compile_str("pat_db.lens", &source, &Default::default());
-    let rom = r.unwrap_or_else(|d| panic!("{} errors", d.len())).rom;
-    let classes = if one_database {
-        class_names("pat").to_vec()
-    } else {
-        files
-            .iter()
-            .flat_map(|f| class_names(&stem_ident(f)))
-            .collect()
-    };
-    (rom, classes)
-}
-
 fn gnugo_rom(dir: &std::path::Path) -> (Vec<u8>, Vec<String>) {
-    gnugo_rom_as(dir, false)
+    pat_db(dir, false)
 }
 
 /// One incremental set per (class, perspective), with the full-scan oracle.
@@ -270,7 +228,7 @@ fn gnugo_patterns_incremental_equals_full_rescan_on_every_move() {
 fn gnugo_pat_database_incremental_equals_full_rescan_on_every_move() {
     let Some(dir) = gnugo_dir() else { return };
     let games = ci_games(&dir);
-    let (bytes, names) = gnugo_rom_as(&dir, true);
+    let (bytes, names) = pat_db(&dir, true);
     let rom = Rom::from_bytes(&bytes).unwrap();
     let classes: Vec<ClassId> = names.iter().filter_map(|n| rom.class_by_name(n)).collect();
     assert_eq!(classes.len(), 3);
