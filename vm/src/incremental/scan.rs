@@ -252,6 +252,9 @@ struct Cand {
     st: [u8; FILTERED],
 }
 
+/// Survivors of a whole-class pass's filter held before their window masks are read (a word
+/// adds at most 64).
+const HELD: usize = 128;
 /// Survivors of the filter held before their ids are read (then checked, and the list
 /// refilled).
 const SURVIVORS: usize = 512;
@@ -681,16 +684,32 @@ impl Index {
         mut f: impl FnMut(usize),
     ) {
         let members = &self.members[b.members as usize..(b.members + b.len) as usize];
+        // The survivors' window masks are asked for in batches before any is read, so their
+        // misses overlap.
+        let mut held = [0u32; HELD];
+        let mut n = 0;
+        let mut check = |held: &[u32]| {
+            for &r in held {
+                if win(&self.win[r as usize]) {
+                    f(r as usize);
+                }
+            }
+        };
         self.words(b, st, |w, mut acc| {
+            if n + acc.count_ones() as usize > HELD {
+                check(&held[..n]);
+                n = 0;
+            }
             while acc != 0 {
                 let j = w * 64 + acc.trailing_zeros() as usize;
                 acc &= acc - 1;
-                let r = members[j] as usize;
-                if win(&self.win[r]) {
-                    f(r);
-                }
+                let r = members[j];
+                prefetch(&self.win[r as usize]);
+                held[n] = r;
+                n += 1;
             }
         });
+        check(&held[..n]);
     }
 
     /// Whether every cell of entry `r` beyond the 7x7 window holds at focus `(x, y)` (the
