@@ -618,10 +618,6 @@ enum Kept {
     EntriesBuilt,
 }
 
-/// Walks every game with each of the groups `kept`, alternating, 5 rounds: `walk` moves the
-/// board and calls its third argument after each move, to update the group (side `Some(k)`:
-/// timed alone on thread CPU, as a play (0) or an undo (1); `None`: untimed). Returns the
-/// medians of microseconds per timed update, per group `[play, undo]`.
 /// Plays a game record's steps, calling `timed` after each with the board and side 0, then
 /// undoes them all, calling it with side `undos` (`None`: untimed).
 fn walk_game(
@@ -639,6 +635,10 @@ fn walk_game(
     }
 }
 
+/// Walks every game with each of the groups `kept`, alternating, 5 rounds: `walk` moves the
+/// board and calls its third argument after each move, to update the group (side `Some(k)`:
+/// timed alone on thread CPU, as a play (0) or an undo (1); `None`: untimed). Returns the
+/// medians of microseconds per timed update, per group `[play, undo]`.
 fn apart<const N: usize>(
     w: &mut World<'_>,
     games: &[(String, Vec<Step>)],

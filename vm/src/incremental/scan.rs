@@ -543,11 +543,11 @@ impl Index {
             .flat_map(|y| (-2..=2).map(move |x| (x, y)))
             .filter(|&(x, y): &(i32, i32)| x.abs() + y.abs() != 1)
             .collect();
-        let orthogonal = |r: usize| {
-            let f = filtered(&ix.cells, &ix.starts, r, &[(0, 0); 8]);
-            [f[0], f[1], f[2], f[3]]
-        };
-        let keys: Vec<[u8; 4]> = (0..n).map(orthogonal).collect();
+        let orthogonal: [(i32, i32); 4] =
+            core::array::from_fn(|i| (NEIGHBOURS[i].0 as i32, NEIGHBOURS[i].1 as i32));
+        let keys: Vec<[u8; 4]> = (0..n)
+            .map(|r| allowed_at(&ix.cells, &ix.starts, r, &orthogonal))
+            .collect();
         for k in 0..ALL {
             let key = [k >> 6, k >> 4 & 3, k >> 2 & 3, k & 3];
             let split: Vec<usize> = (0..n)
@@ -673,8 +673,8 @@ impl Index {
         }
     }
 
-    /// Calls `f` with every member of `b` that the 3x3 states `st` allow and whose window
-    /// masks `win` accepts.
+    /// Calls `f` with every member of `b` that the states `st` (at the bucket's filtered
+    /// points) allow and whose window masks `win` accepts.
     #[inline(always)]
     fn filter(
         &self,
